@@ -1,0 +1,43 @@
+// The real Steam partner Web API client: the only SteamPlatform implementation. The composition
+// root passes STEAM_API_URL and STEAM_STORE_URL in; tests point both at the simulator.
+
+import { createAuthCall } from "./steam-auth-call.js";
+import { createCatalogCalls } from "./steam-catalog-calls.js";
+import { createSteamHttp, type SteamLogger } from "./steam-http.js";
+import { createMicroTxnCalls } from "./steam-microtxn-calls.js";
+import type { SteamPlatform } from "./steam-platform.js";
+
+export type SteamClientOptions = {
+  /** Partner host, e.g. https://partner.steam-api.com (STEAM_API_URL). */
+  readonly apiUrl: string;
+  /** Storefront host, e.g. https://store.steampowered.com (STEAM_STORE_URL); `api/appdetails` is appended. */
+  readonly storeUrl: string;
+  /** Whole-call budget per attempt (connect, headers and body). Reference 1.7 suggests 10 s. */
+  readonly timeoutMs: number;
+  /** Extra attempts for reads (GET) that came back unavailable; writes are never retried. */
+  readonly readRetries: number;
+  /** First backoff between read attempts, doubled each time. Default 200 ms. */
+  readonly retryBackoffMs?: number;
+  readonly logger?: SteamLogger;
+};
+
+export type SteamClient = SteamPlatform & {
+  /** Closes the keep-alive connection pool. */
+  close(): Promise<void>;
+};
+
+export function createSteamClient(options: SteamClientOptions): SteamClient {
+  const http = createSteamHttp({
+    timeoutMs: options.timeoutMs,
+    readRetries: options.readRetries,
+    retryBackoffMs: options.retryBackoffMs ?? 200,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  const apiUrl = options.apiUrl;
+  return {
+    ...createAuthCall({ http, apiUrl }),
+    ...createMicroTxnCalls({ http, apiUrl }),
+    ...createCatalogCalls({ http, apiUrl, storeUrl: options.storeUrl }),
+    close: () => http.close(),
+  };
+}

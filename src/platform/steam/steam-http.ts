@@ -1,0 +1,128 @@
+// One HTTP exchange with Steam, classified into a PlatformResult (reference 1.6):
+//   200 -> the JSON body (application failures inside it are the caller's to read);
+//   401/403 with a key -> refused, keyRejected; other 4xx except 429 -> refused (our bug, never retried);
+//   429, 5xx, timeout, connection error, non-JSON 200 -> unavailable.
+// Reads (GET) are retried with exponential backoff; writes never are, because Valve's rules
+// after a lost InitTxn/FinalizeTxn reply are "new order" / "QueryTxn first" (reference 1.7).
+
+import { Agent, request } from "undici";
+import { redactKey } from "./redact-key.js";
+import { parseSteamJson } from "./steam-json.js";
+import type { PlatformResult } from "./steam-platform.js";
+
+/** The subset of a pino logger the client uses. */
+export type SteamLogger = {
+  debug(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+};
+
+export type SteamHttpOptions = {
+  readonly timeoutMs: number;
+  readonly readRetries: number;
+  readonly retryBackoffMs: number;
+  readonly logger?: SteamLogger;
+};
+
+export type SteamRequest = {
+  /** Steam's method name, for logs (e.g. "InitTxn"). */
+  readonly call: string;
+  readonly url: URL;
+  readonly method: "GET" | "POST";
+  readonly publisherKey?: string;
+  /** Form body for POST (reference 1.3: application/x-www-form-urlencoded). */
+  readonly form?: URLSearchParams;
+};
+
+export type SteamHttp = {
+  send(req: SteamRequest): Promise<PlatformResult<unknown>>;
+  close(): Promise<void>;
+};
+
+export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
+  // Keep-alive pool shared by every call of this client.
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
+
+  async function sendOnce(req: SteamRequest): Promise<PlatformResult<unknown>> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (req.publisherKey !== undefined) headers["x-webapi-key"] = req.publisherKey;
+    if (req.form !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers,
+        body: req.form?.toString(),
+        dispatcher: agent,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      const text = await res.body.text();
+      return classifyResponse(res.statusCode, text, req.publisherKey);
+    } catch (error) {
+      return { kind: "unavailable", cause: redactKey(describeError(error, options.timeoutMs), req.publisherKey) };
+    }
+  }
+
+  async function send(req: SteamRequest): Promise<PlatformResult<unknown>> {
+    const attempts = req.method === "GET" ? 1 + options.readRetries : 1;
+    let result: PlatformResult<unknown> = { kind: "unavailable", cause: "not attempted" };
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await sleep(options.retryBackoffMs * 2 ** (attempt - 1));
+      const started = performance.now();
+      result = await sendOnce(req);
+      log(req, result, { attempt, durationMs: Math.round(performance.now() - started) });
+      if (result.kind !== "unavailable") break;
+    }
+    return result;
+  }
+
+  function log(req: SteamRequest, result: PlatformResult<unknown>, extra: object): void {
+    const fields = { call: req.call, path: req.url.pathname, outcome: result.kind, ...extra };
+    if (result.kind === "ok") options.logger?.debug(fields, "steam call");
+    else if (result.kind === "refused")
+      options.logger?.warn({ ...fields, code: result.code, description: result.description }, "steam refused");
+    else options.logger?.warn({ ...fields, cause: result.cause }, "steam unavailable");
+  }
+
+  return { send, close: () => agent.close() };
+}
+
+function classifyResponse(status: number, text: string, publisherKey: string | undefined): PlatformResult<unknown> {
+  if (status === 200) {
+    try {
+      return { kind: "ok", value: parseSteamJson(text) };
+    } catch {
+      // Under load Steam can answer 200 with an HTML page (reference 5).
+      return { kind: "unavailable", cause: "HTTP 200 with a body that is not JSON" };
+    }
+  }
+  if (status === 429 || status >= 500) return { kind: "unavailable", cause: `HTTP ${status}` };
+  const keyRejected = publisherKey !== undefined && (status === 401 || status === 403);
+  return {
+    kind: "refused",
+    code: `HTTP_${status}`,
+    description: redactKey(htmlToText(text), publisherKey),
+    keyRejected,
+  };
+}
+
+// Non-200 bodies are HTML (reference 1.6); keep a short plain-text line for logs.
+function htmlToText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200);
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof Error)) return "unknown transport error";
+  const code = (error as { code?: unknown }).code;
+  if (error.name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
+    return `timeout after ${timeoutMs} ms`;
+  return typeof code === "string" ? `${code}: ${error.message}` : error.message;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,137 @@
+// ISteamMicroTxn / ISteamMicroTxnSandbox (reference 3): same methods, versions and shapes on both
+// interfaces; `sandbox` only picks the interface name (reference 3.14).
+
+import { z } from "zod";
+import { decodeMicroTxn } from "./steam-envelope.js";
+import type { SteamHttp } from "./steam-http.js";
+import { toSteamLanguage } from "./steam-language.js";
+import type { InitTxnInput, OrderRef, PlatformResult, SteamPlatform, TxnStatus } from "./steam-platform.js";
+import { steamUrl } from "./steam-url.js";
+
+type MicroTxnCalls = Pick<SteamPlatform, "getUserInfo" | "initTxn" | "queryTxn" | "finalizeTxn">;
+
+const TXN_STATUSES = [
+  "Init",
+  "Approved",
+  "Succeeded",
+  "Failed",
+  "Refunded",
+  "PartialRefund",
+  "Chargedback",
+  "RefundedSuspectedFraud",
+  "RefundedFriendlyFraud",
+] as const satisfies readonly TxnStatus[];
+
+const uint64 = z.string().regex(/^\d+$/);
+
+const walletParams = z.object({
+  state: z.string().default(""),
+  country: z.string(),
+  currency: z.string(),
+  status: z.string(),
+});
+
+const txnIdsParams = z.object({ orderid: uint64, transid: uint64 });
+
+const txnStateParams = z
+  .object({
+    orderid: uint64,
+    transid: uint64,
+    steamid: uint64,
+    status: z.enum(TXN_STATUSES),
+    currency: z.string(),
+    time: z.string(),
+    country: z.string().default(""),
+    usstate: z.string().default(""),
+    items: z
+      .array(
+        z.object({
+          itemid: z.number().int(),
+          qty: z.number().int(),
+          amount: z.number().int(),
+          vat: z.number().int().default(0),
+          itemstatus: z.string().default(""),
+        }),
+      )
+      .default([]),
+  })
+  .transform(({ items, ...order }) => ({
+    ...order,
+    items: items.map((item) => ({
+      itemid: item.itemid,
+      qty: item.qty,
+      amountCents: BigInt(item.amount),
+      vatCents: BigInt(item.vat),
+      itemStatus: item.itemstatus,
+    })),
+  }));
+
+export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonly apiUrl: string }): MicroTxnCalls {
+  const { http, apiUrl } = options;
+
+  async function call<T>(
+    spec: { method: "GET" | "POST"; name: string; version: number; sandbox: boolean; publisherKey: string },
+    params: Record<string, string> | URLSearchParams,
+    schema: z.ZodType<T>,
+  ): Promise<PlatformResult<T>> {
+    const iface = spec.sandbox ? "ISteamMicroTxnSandbox" : "ISteamMicroTxn";
+    const path = `${iface}/${spec.name}/v${spec.version}/`;
+    const form = params instanceof URLSearchParams ? params : new URLSearchParams(params);
+    const url = spec.method === "GET" ? steamUrl(apiUrl, path, Object.fromEntries(form)) : steamUrl(apiUrl, path);
+    const answer = await http.send({
+      call: spec.name,
+      url,
+      method: spec.method,
+      publisherKey: spec.publisherKey,
+      ...(spec.method === "POST" ? { form } : {}),
+    });
+    return answer.kind === "ok" ? decodeMicroTxn(answer.value, schema) : answer;
+  }
+
+  const orderParams = (ref: OrderRef) => ({ orderid: ref.orderid, appid: String(ref.appid) });
+  const on = (input: { sandbox: boolean; publisherKey: string }) => ({
+    sandbox: input.sandbox,
+    publisherKey: input.publisherKey,
+  });
+
+  return {
+    getUserInfo: (input) =>
+      call(
+        { method: "GET", name: "GetUserInfo", version: 2, ...on(input) },
+        {
+          appid: String(input.appid),
+          steamid: input.steamid,
+          ...(input.ipaddress === undefined ? {} : { ipaddress: input.ipaddress }),
+        },
+        walletParams,
+      ),
+    initTxn: (input) =>
+      call({ method: "POST", name: "InitTxn", version: 3, ...on(input) }, initTxnForm(input), txnIdsParams),
+    queryTxn: (input) => call({ method: "GET", name: "QueryTxn", version: 3, ...on(input) }, orderParams(input), txnStateParams),
+    finalizeTxn: (input) =>
+      call({ method: "POST", name: "FinalizeTxn", version: 2, ...on(input) }, orderParams(input), txnIdsParams),
+  };
+}
+
+// Reference 3.5: array parameters are `name[n]` with `itemcount`; `amount[n]` is the line total in
+// hundredths of `currency`; usersession=client makes Steam open the in-game overlay.
+function initTxnForm(input: InitTxnInput): URLSearchParams {
+  const form = new URLSearchParams({
+    orderid: input.orderid,
+    steamid: input.steamid,
+    appid: String(input.appid),
+    itemcount: String(input.items.length),
+    language: toSteamLanguage(input.language),
+    currency: input.currency,
+    usersession: "client",
+  });
+  if (input.ipaddress !== undefined) form.set("ipaddress", input.ipaddress);
+  input.items.forEach((item, n) => {
+    form.set(`itemid[${n}]`, String(item.itemid));
+    form.set(`qty[${n}]`, String(item.qty));
+    form.set(`amount[${n}]`, item.amountCents.toString());
+    form.set(`description[${n}]`, item.description);
+    if (item.category !== undefined) form.set(`category[${n}]`, item.category);
+  });
+  return form;
+}

@@ -1,0 +1,171 @@
+// The one port through which the service talks to "the platform" (spec 1, DESIGN 5).
+// Nothing outside src/platform/steam/ knows Steam's wire format: callers see these types only.
+// Every uint64 (steamid, orderid, transid, news gid) is a decimal string (reference 1.4).
+
+/** The outcome of every platform call. */
+export type PlatformResult<T> =
+  | { readonly kind: "ok"; readonly value: T }
+  | PlatformRefused
+  | PlatformUnavailable;
+
+/**
+ * The platform answered and said no. `code` is Steam's `errorcode` as a decimal string
+ * ("101", "5", ...) or `HTTP_<status>` when the refusal was an HTTP status (401/403/400/404/405).
+ * `keyRejected` is true when the publisher key itself was refused (HTTP 401/403, reference 1.6):
+ * the caller marks the link STATE_CREDENTIAL_INVALID. `description` is for logs only.
+ */
+export type PlatformRefused = {
+  readonly kind: "refused";
+  readonly code: string;
+  readonly description: string;
+  readonly keyRejected: boolean;
+};
+
+/** The platform did not answer usably (timeout, connection error, 5xx, 429, garbled body): UNAVAILABLE / 503. */
+export type PlatformUnavailable = { readonly kind: "unavailable"; readonly cause: string };
+
+/** Order status values of reference 3.2. */
+export type TxnStatus =
+  | "Init"
+  | "Approved"
+  | "Succeeded"
+  | "Failed"
+  | "Refunded"
+  | "PartialRefund"
+  | "Chargedback"
+  | "RefundedSuspectedFraud"
+  | "RefundedFriendlyFraud";
+
+export type AuthenticateTicketInput = {
+  readonly publisherKey: string;
+  readonly appid: number;
+  /** Hex string of the ticket bytes, as the game sent it. */
+  readonly ticket: string;
+};
+
+export type AuthenticatedPlayer = {
+  readonly steamid: string;
+  /** Differs from steamid when the game is borrowed through Family Sharing. */
+  readonly ownerSteamid: string;
+  readonly vacBanned: boolean;
+  readonly publisherBanned: boolean;
+};
+
+export type GetUserInfoInput = {
+  readonly publisherKey: string;
+  readonly sandbox: boolean;
+  readonly appid: number;
+  readonly steamid: string;
+  readonly ipaddress?: string;
+};
+
+export type WalletInfo = {
+  readonly country: string;
+  /** US state code, "" elsewhere. */
+  readonly state: string;
+  readonly currency: string;
+  /** "Active" | "Trusted" | "Locked" (reference 3.4); "Locked" cannot purchase. */
+  readonly status: string;
+};
+
+export type OrderItem = {
+  readonly itemid: number;
+  readonly qty: number;
+  /** Line total (qty x unit price) in hundredths of the currency. */
+  readonly amountCents: bigint;
+  /** At most 128 characters, in `language`. */
+  readonly description: string;
+  /** Reporting group, never shown; at most 64 characters. */
+  readonly category?: string;
+};
+
+export type InitTxnInput = {
+  readonly publisherKey: string;
+  readonly sandbox: boolean;
+  /** Our unique unsigned 63-bit order id, decimal. */
+  readonly orderid: string;
+  readonly steamid: string;
+  readonly appid: number;
+  /** ISO 639-1 code or Steam language name; mapped by toSteamLanguage. */
+  readonly language: string;
+  /** ISO 4217. */
+  readonly currency: string;
+  readonly items: readonly OrderItem[];
+  readonly ipaddress?: string;
+};
+
+export type TxnIds = { readonly orderid: string; readonly transid: string };
+
+export type OrderRef = {
+  readonly publisherKey: string;
+  readonly sandbox: boolean;
+  readonly appid: number;
+  readonly orderid: string;
+};
+
+export type TxnItemState = {
+  readonly itemid: number;
+  readonly qty: number;
+  /** Charged amount minus VAT, in hundredths (reference 3.6). */
+  readonly amountCents: bigint;
+  readonly vatCents: bigint;
+  readonly itemStatus: string;
+};
+
+export type TxnState = {
+  readonly orderid: string;
+  readonly transid: string;
+  readonly steamid: string;
+  readonly status: TxnStatus;
+  readonly currency: string;
+  /** RFC 3339 UTC of the last change. */
+  readonly time: string;
+  readonly country: string;
+  readonly usstate: string;
+  readonly items: readonly TxnItemState[];
+};
+
+export type PartnerApp = { readonly appid: number; readonly name: string; readonly appType: string };
+
+/**
+ * onSale: listed and purchasable (or free). notSold: listed but not purchasable (coming soon, no package).
+ * removed: the store does not list it (unknown, delisted, hidden or region-blocked: reference 5 cannot tell).
+ */
+export type StoreAvailability = { readonly status: "onSale" | "notSold" | "removed" };
+
+export type GetNewsInput = {
+  readonly appid: number;
+  /** When given, the publisher variant (GetNewsForAppAuthed) is used, which also sees unreleased apps. */
+  readonly publisherKey?: string;
+  /** Default 20. */
+  readonly count?: number;
+  /** Feed names, e.g. ["steam_community_announcements"]. */
+  readonly feeds?: readonly string[];
+};
+
+export type NewsItem = {
+  readonly gid: string;
+  readonly title: string;
+  readonly url: string;
+  readonly author: string;
+  /** Steam BBCode for community announcements; sanitize before rendering. */
+  readonly contents: string;
+  readonly feedName: string;
+  readonly feedLabel: string;
+  /** Unix seconds. */
+  readonly date: number;
+  /** True for the studio's own Steam community announcements (feed_type 1). */
+  readonly isAnnouncement: boolean;
+  readonly tags: readonly string[];
+};
+
+export type SteamPlatform = {
+  authenticateTicket(input: AuthenticateTicketInput): Promise<PlatformResult<AuthenticatedPlayer>>;
+  getUserInfo(input: GetUserInfoInput): Promise<PlatformResult<WalletInfo>>;
+  initTxn(input: InitTxnInput): Promise<PlatformResult<TxnIds>>;
+  queryTxn(input: OrderRef): Promise<PlatformResult<TxnState>>;
+  finalizeTxn(input: OrderRef): Promise<PlatformResult<TxnIds>>;
+  listPartnerApps(input: { readonly publisherKey: string }): Promise<PlatformResult<readonly PartnerApp[]>>;
+  getStoreAvailability(input: { readonly appid: number }): Promise<PlatformResult<StoreAvailability>>;
+  getNews(input: GetNewsInput): Promise<PlatformResult<readonly NewsItem[]>>;
+};

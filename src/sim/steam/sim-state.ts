@@ -1,0 +1,151 @@
+// Everything the simulator remembers, in memory. Live and sandbox orders are separate books
+// because the sandbox is a "dummy database" (reference 3.14).
+
+import { randomBytes } from "node:crypto";
+
+export type Iface = "live" | "sandbox";
+
+/** How an app looks on the storefront (reference 5). */
+export type StoreStatus = "onSale" | "free" | "comingSoon" | "removed";
+
+export type SimApp = {
+  appid: number;
+  name: string;
+  appType: string;
+  store: StoreStatus;
+  news: SimNewsItem[];
+};
+
+/** A news item exactly as GetNewsForApp renders it (reference 6). */
+export type SimNewsItem = {
+  gid: string;
+  title: string;
+  url: string;
+  is_external_url: boolean;
+  author: string;
+  contents: string;
+  feedlabel: string;
+  date: number;
+  feedname: string;
+  feed_type: number;
+  appid: number;
+  tags?: string[];
+};
+
+export type WalletStatus = "Active" | "Trusted" | "Locked";
+
+export type SimPlayer = { steamid: string; currency: string; country: string; state: string; status: WalletStatus };
+
+export type SimTicket = {
+  steamid: string;
+  ownerSteamid: string;
+  appid: number;
+  identity: string;
+  vacBanned: boolean;
+  publisherBanned: boolean;
+};
+
+export type SimOrderItem = {
+  itemid: number;
+  qty: number;
+  amount: number;
+  description: string;
+  category: string;
+  itemstatus: string;
+};
+
+export type SimOrder = {
+  orderid: string;
+  transid: string;
+  appid: number;
+  steamid: string;
+  status: string;
+  /** Set by the control API's decline; FinalizeTxn then answers 10 rather than 101. */
+  declined: boolean;
+  currency: string;
+  language: string;
+  country: string;
+  usstate: string;
+  timecreated: string;
+  time: string;
+  items: SimOrderItem[];
+};
+
+export type SteamCallName =
+  | "AuthenticateUserTicket"
+  | "GetUserInfo"
+  | "InitTxn"
+  | "QueryTxn"
+  | "FinalizeTxn"
+  | "GetPartnerAppListForWebAPIKey"
+  | "appdetails"
+  | "GetNewsForApp"
+  | "GetNewsForAppAuthed";
+
+export type FaultKind = "latency" | "http5xx" | "http429" | "reset" | "timeout" | "rejectKey" | "resetAfterCommit";
+
+export type SimFault = { call: SteamCallName | "*"; kind: FaultKind; remaining: number; ms: number; status: number };
+
+export type SimCall = {
+  call: SteamCallName;
+  /** Only for ISteamMicroTxn* calls. */
+  iface?: Iface;
+  httpMethod: string;
+  path: string;
+  /** Request parameters without `key`. */
+  params: Record<string, string>;
+  at: string;
+};
+
+export type SimData = {
+  keys: Map<string, Set<number>>;
+  apps: Map<number, SimApp>;
+  players: Map<string, SimPlayer>;
+  /** By lower-case hex. */
+  tickets: Map<string, SimTicket>;
+  orders: Record<Iface, Map<string, SimOrder>>;
+  calls: SimCall[];
+  faults: SimFault[];
+  nextTransid: bigint;
+  nextGid: bigint;
+};
+
+export type SimState = SimData & { reset(): void };
+
+function emptyData(): SimData {
+  return {
+    keys: new Map(),
+    apps: new Map(),
+    players: new Map(),
+    tickets: new Map(),
+    orders: { live: new Map(), sandbox: new Map() },
+    calls: [],
+    faults: [],
+    // Large enough to need 64 bits, like Steam's own ids (reference 3.5 and 6 examples).
+    nextTransid: 1619516853038270001n,
+    nextGid: 4732747437206292836n,
+  };
+}
+
+export function createSimState(): SimState {
+  const state: SimState = { ...emptyData(), reset: () => Object.assign(state, emptyData()) };
+  return state;
+}
+
+/** A fresh ticket. Real tickets are a few hundred bytes; the length is not part of any contract. */
+export function mintTicketHex(): string {
+  return randomBytes(120).toString("hex").toUpperCase();
+}
+
+/** The app record, created on first mention with defaults. */
+export function ensureApp(state: SimState, appid: number): SimApp {
+  const existing = state.apps.get(appid);
+  if (existing !== undefined) return existing;
+  const app: SimApp = { appid, name: `App ${appid}`, appType: "game", store: "onSale", news: [] };
+  state.apps.set(appid, app);
+  return app;
+}
+
+export function keyOwnsApp(state: SimState, key: string | undefined, appid: number): boolean {
+  return key !== undefined && (state.keys.get(key)?.has(appid) ?? false);
+}
