@@ -1,0 +1,33 @@
+import { Code } from "@connectrpc/connect";
+
+/**
+ * Every named refusal of the service (spec 7), with its canonical code. This table is the
+ * only place reasons are spelled; the README's name -> code -> HTTP table is copied from it.
+ *
+ * `precondition`: the refusal also carries a google.rpc.PreconditionFailure whose violation
+ * `type` equals the reason (spec 7 item 1: "present on the 400 named refusals").
+ */
+export const reasons = {
+  // Public refusals of spec 7.
+  CAMPAIGN_NOT_VERIFIED: { code: Code.FailedPrecondition, precondition: true },
+  CAMPAIGN_NOT_READY: { code: Code.FailedPrecondition, precondition: true },
+  PUBLISHER_UNAVAILABLE: { code: Code.FailedPrecondition, precondition: true },
+  PUBLISHER_LIMIT_REACHED: { code: Code.FailedPrecondition, precondition: true },
+  OFFER_INACTIVE: { code: Code.FailedPrecondition, precondition: true },
+  ORDER_REFUSED: { code: Code.FailedPrecondition, precondition: true },
+  PLAYER_NOT_AUTHENTICATED: { code: Code.Unauthenticated, precondition: false },
+  // Management refusals of spec 4.6 and 7 (their mapping is ours: spec says "not shown").
+  KEY_DOES_NOT_OWN_PRODUCT: { code: Code.FailedPrecondition, precondition: true },
+  LINK_IN_USE: { code: Code.FailedPrecondition, precondition: true },
+  PRODUCT_ALREADY_HAS_CAMPAIGN: { code: Code.AlreadyExists, precondition: false },
+  CAMPAIGN_TRANSFERRED: { code: Code.FailedPrecondition, precondition: true },
+  NOT_RETRYABLE: { code: Code.FailedPrecondition, precondition: true },
+  CANNOT_CONVERT: { code: Code.FailedPrecondition, precondition: true },
+  NOT_AWAITING_ACKNOWLEDGEMENT: { code: Code.FailedPrecondition, precondition: true },
+  ALREADY_TRANSFERRED: { code: Code.FailedPrecondition, precondition: true },
+  TRANSFER_RUNNING: { code: Code.Aborted, precondition: false },
+  WARNINGS_NOT_ACKNOWLEDGED: { code: Code.FailedPrecondition, precondition: true },
+  ETAG_MISMATCH: { code: Code.Aborted, precondition: false },
+} as const satisfies Record<string, { code: Code; precondition: boolean }>;
+
+export type Reason = keyof typeof reasons;
