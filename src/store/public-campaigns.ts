@@ -1,0 +1,90 @@
+import type { Db } from "./open-database.js";
+import type { CampaignState, LinkState } from "../domain/availability.js";
+import type { FundingVisibility } from "../domain/funding.js";
+
+/** Everything the public reads need about one campaign, read in a single round trip. */
+export interface PublicCampaignFacts {
+  campaignId: string;
+  state: CampaignState;
+  ready: boolean;
+  visibility: FundingVisibility;
+  balanceNanos: bigint;
+  sevenDaySpendNanos: bigint;
+  cheapestCreditNanos: bigint | undefined;
+  linkState: LinkState;
+  sandbox: boolean;
+  outstandingNanos: bigint;
+  reservedNanos: bigint;
+  outstandingLimitNanos: bigint;
+}
+
+interface Row {
+  id: string;
+  state: CampaignState;
+  ready: boolean;
+  funding_visibility: FundingVisibility;
+  balance_nanos: bigint;
+  seven_day_usage_nanos: bigint | null;
+  cheapest_credit_nanos: bigint | null;
+  link_state: LinkState;
+  sandbox: boolean;
+  outstanding_nanos: bigint;
+  reserved_nanos: bigint;
+  outstanding_limit_nanos: bigint;
+}
+
+const SPEND_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Reads a campaign by its public key; undefined when no campaign has it. */
+export async function findPublicCampaign(
+  db: Db,
+  campaignKey: string,
+  now: Date,
+): Promise<PublicCampaignFacts | undefined> {
+  const since = new Date(now.getTime() - SPEND_WINDOW_MS);
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready,
+           c.funding_visibility::text AS funding_visibility,
+           p.balance_nanos,
+           (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
+             WHERE l.project_id = p.id AND l.type = 'USAGE' AND l.create_time >= ${since}) AS seven_day_usage_nanos,
+           (SELECT MIN(o.credit_nanos) FROM offers o
+             WHERE o.campaign_id = c.id AND o.active) AS cheapest_credit_nanos,
+           d.state::text AS link_state, d.sandbox, d.outstanding_nanos, d.reserved_nanos, d.outstanding_limit_nanos
+      FROM campaigns c
+      JOIN projects p ON p.id = c.project_id
+      JOIN distributor_links d ON d.id = c.link_id
+     WHERE c.campaign_key = ${campaignKey}`;
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    campaignId: row.id,
+    state: row.state,
+    ready: row.ready,
+    visibility: row.funding_visibility,
+    balanceNanos: BigInt(row.balance_nanos),
+    sevenDaySpendNanos: row.seven_day_usage_nanos === null ? 0n : BigInt(row.seven_day_usage_nanos),
+    cheapestCreditNanos: row.cheapest_credit_nanos === null ? undefined : BigInt(row.cheapest_credit_nanos),
+    linkState: row.link_state,
+    sandbox: row.sandbox,
+    outstandingNanos: BigInt(row.outstanding_nanos),
+    reservedNanos: BigInt(row.reserved_nanos),
+    outstandingLimitNanos: BigInt(row.outstanding_limit_nanos),
+  };
+}
+
+export interface PublicOfferRow {
+  id: string;
+  displayName: string;
+  description: string;
+  priceNanos: bigint;
+}
+
+/** Active offers, cheapest first; credit is not read, so it cannot leak (spec 2.4). */
+export function listActiveOffers(db: Db, campaignId: string): Promise<PublicOfferRow[]> {
+  return db.offer.findMany({
+    where: { campaignId, active: true },
+    select: { id: true, displayName: true, description: true, priceNanos: true },
+    orderBy: [{ priceNanos: "asc" }, { createTime: "asc" }, { id: "asc" }],
+  });
+}
