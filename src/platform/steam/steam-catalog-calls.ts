@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { decodePayload } from "./steam-envelope.js";
 import type { SteamHttp } from "./steam-http.js";
-import type { PartnerApp, PlatformResult, StoreAvailability, SteamPlatform } from "./steam-platform.js";
+import type { PartnerApp, PlatformResult, SteamPlatform, StoreAvailability } from "./steam-platform.js";
 import { steamUrl } from "./steam-url.js";
 
 type CatalogCalls = Pick<SteamPlatform, "listPartnerApps" | "getStoreAvailability" | "getNews">;
@@ -15,7 +15,9 @@ const appList = z
     applist: z.object({
       apps: z.object({
         app: z
-          .array(z.object({ appid: z.number().int(), app_type: z.string(), app_name: z.string().default("") }).nullable())
+          .array(
+            z.object({ appid: z.number().int(), app_type: z.string(), app_name: z.string().default("") }).nullable(),
+          )
           .default([]),
       }),
     }),

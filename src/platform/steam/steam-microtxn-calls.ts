@@ -107,7 +107,8 @@ export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonl
       ),
     initTxn: (input) =>
       call({ method: "POST", name: "InitTxn", version: 3, ...on(input) }, initTxnForm(input), txnIdsParams),
-    queryTxn: (input) => call({ method: "GET", name: "QueryTxn", version: 3, ...on(input) }, orderParams(input), txnStateParams),
+    queryTxn: (input) =>
+      call({ method: "GET", name: "QueryTxn", version: 3, ...on(input) }, orderParams(input), txnStateParams),
     finalizeTxn: (input) =>
       call({ method: "POST", name: "FinalizeTxn", version: 2, ...on(input) }, orderParams(input), txnIdsParams),
   };

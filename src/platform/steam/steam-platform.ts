@@ -3,10 +3,7 @@
 // Every uint64 (steamid, orderid, transid, news gid) is a decimal string (reference 1.4).
 
 /** The outcome of every platform call. */
-export type PlatformResult<T> =
-  | { readonly kind: "ok"; readonly value: T }
-  | PlatformRefused
-  | PlatformUnavailable;
+export type PlatformResult<T> = { readonly kind: "ok"; readonly value: T } | PlatformRefused | PlatformUnavailable;
 
 /**
  * The platform answered and said no. `code` is Steam's `errorcode` as a decimal string

@@ -26,7 +26,11 @@ export function missingParam(name: string): SimAnswer {
 
 /** 403: wrong/missing publisher key or app outside the key's group (reference 1.2, 1.6). */
 export function forbidden(): SimAnswer {
-  return htmlAnswer(403, "Forbidden", "Access is denied. Retrying will not help. Please verify your <pre>key=</pre> parameter.");
+  return htmlAnswer(
+    403,
+    "Forbidden",
+    "Access is denied. Retrying will not help. Please verify your <pre>key=</pre> parameter.",
+  );
 }
 
 export function notFound(): SimAnswer {

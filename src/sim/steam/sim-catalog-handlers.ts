@@ -32,7 +32,8 @@ export function appDetails(state: SimState, { params }: SimRequest): SimAnswer {
   const body: Record<string, unknown> = {};
   for (const id of appids.split(",")) {
     const app = state.apps.get(parseUint32(id) ?? -1);
-    body[id] = app === undefined || app.store === "removed" ? { success: false } : { success: true, data: storeData(app) };
+    body[id] =
+      app === undefined || app.store === "removed" ? { success: false } : { success: true, data: storeData(app) };
   }
   return jsonAnswer(body);
 }

@@ -1,7 +1,15 @@
 // ISteamMicroTxn[Sandbox]/InitTxn v3 (reference 3.5, simulator contract in reference 7): validates
 // the cart, then opens an order in `Init`, as Steam does before showing the overlay.
 
-import { isUint64, missingParam, parseUint32, type SimAnswer, type SimRequest, txnFailure, txnOk } from "./sim-answer.js";
+import {
+  isUint64,
+  missingParam,
+  parseUint32,
+  type SimAnswer,
+  type SimRequest,
+  txnFailure,
+  txnOk,
+} from "./sim-answer.js";
 import { checkAppScope } from "./sim-app-scope.js";
 import type { Iface, SimOrderItem, SimState } from "./sim-state.js";
 
@@ -12,16 +20,28 @@ const CURRENCIES = new Set(
   ),
 );
 const INCREMENTS: Readonly<Record<string, number>> = {
-  CLP: 100, COP: 100, IDR: 100, INR: 100, JPY: 100, KZT: 100, TWD: 100, UAH: 100, UYU: 100,
-  CRC: 500, KRW: 1000, VND: 50000,
+  CLP: 100,
+  COP: 100,
+  IDR: 100,
+  INR: 100,
+  JPY: 100,
+  KZT: 100,
+  TWD: 100,
+  UAH: 100,
+  UYU: 100,
+  CRC: 500,
+  KRW: 1000,
+  VND: 50000,
 };
 // Reference 3.12: the Web API codes, plus the bare two-letter forms seen accepted.
 const LANGUAGES = new Set(
-  "ar bg zh zh-CN zh-TW cs da nl en fi fr de el hu id it ja ko no pl pt pt-BR ro ru es es-419 sv th tr uk vi".split(" "),
+  "ar bg zh zh-CN zh-TW cs da nl en fi fr de el hu id it ja ko no pl pt pt-BR ro ru es es-419 sv th tr uk vi".split(
+    " ",
+  ),
 );
 
 export function initTxn(state: SimState, req: SimRequest, iface: Iface): SimAnswer {
-  const scope = checkAppScope(state, req, ["orderid", "steamid", "itemcount", "language", "currency"]);
+  const scope = checkAppScope(state, req, ["orderid", "steamid", "appid", "itemcount", "language", "currency"]);
   if ("answer" in scope) return scope.answer;
   const { params } = req;
   const orderid = params.get("orderid") ?? "";

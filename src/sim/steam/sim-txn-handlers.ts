@@ -6,7 +6,7 @@ import { checkAppScope } from "./sim-app-scope.js";
 import type { Iface, SimOrder, SimState } from "./sim-state.js";
 
 export function getUserInfo(state: SimState, req: SimRequest): SimAnswer {
-  const scope = checkAppScope(state, req, []);
+  const scope = checkAppScope(state, req, ["appid"]);
   if ("answer" in scope) return scope.answer;
   const steamid = req.params.get("steamid");
   // Reference 3.4: no wallet, not logged in and no ipaddress -> "not logged in" (7).
@@ -17,7 +17,7 @@ export function getUserInfo(state: SimState, req: SimRequest): SimAnswer {
 }
 
 export function queryTxn(state: SimState, req: SimRequest, iface: Iface): SimAnswer {
-  const scope = checkAppScope(state, req, []);
+  const scope = checkAppScope(state, req, ["appid"]);
   if ("answer" in scope) return scope.answer;
   const orderid = req.params.get("orderid");
   const transid = req.params.get("transid");
@@ -29,7 +29,7 @@ export function queryTxn(state: SimState, req: SimRequest, iface: Iface): SimAns
 }
 
 export function finalizeTxn(state: SimState, req: SimRequest, iface: Iface): SimAnswer {
-  const scope = checkAppScope(state, req, ["orderid"]);
+  const scope = checkAppScope(state, req, ["orderid", "appid"]);
   if ("answer" in scope) return scope.answer;
   const orderid = req.params.get("orderid") ?? "";
   const order = findOrder(state, iface, scope.appid, { orderid, transid: null });

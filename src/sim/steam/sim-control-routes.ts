@@ -1,0 +1,200 @@
+// The simulator's control API: JSON over HTTP under CONTROL_PREFIX (docs/steam-simulator.md).
+// Tests and demos play the studio, the player and the overlay through it.
+
+import type { z } from "zod";
+import {
+  announcementBody,
+  CONTROL_PREFIX,
+  faultBody,
+  orderStatusBody,
+  playerBody,
+  publisherKeyBody,
+  storeStatusBody,
+  ticketBody,
+} from "./sim-control-schemas.js";
+import { ensureApp, type Iface, mintTicketHex, type SimOrder, type SimState } from "./sim-state.js";
+import { setOrderStatus } from "./sim-txn-handlers.js";
+
+export type ControlAnswer = { readonly status: number; readonly json: unknown };
+
+type ControlRoute = {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly handle: (state: SimState, match: string[], body: unknown) => ControlAnswer;
+};
+
+const ok = (json: unknown = {}): ControlAnswer => ({ status: 200, json });
+const fail = (status: number, error: string): ControlAnswer => ({ status, json: { error } });
+
+// A bad body aborts the handler; handleControl turns the tagged error into a 400.
+const BAD_BODY = Symbol("bad control body");
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  throw Object.assign(new Error(message), { [BAD_BODY]: true });
+}
+
+// Overlay answers a player can give, and from which statuses (reference 3.1 step 4, reference 7 hooks).
+const OVERLAY: Record<string, { from: readonly string[]; to: string; declined: boolean }> = {
+  approve: { from: ["Init"], to: "Approved", declined: false },
+  decline: { from: ["Init"], to: "Failed", declined: true },
+  expire: { from: ["Init", "Approved"], to: "Failed", declined: false },
+};
+
+function withOrder(state: SimState, match: string[], then: (order: SimOrder) => ControlAnswer): ControlAnswer {
+  const order = state.orders[match[1] as Iface].get(match[2] ?? "");
+  return order === undefined ? fail(404, "no such order") : then(order);
+}
+
+const ORDER = "/orders/(live|sandbox)/(\\d+)";
+
+const ROUTES: readonly ControlRoute[] = [
+  {
+    method: "POST",
+    pattern: /^\/reset$/,
+    handle(state) {
+      state.reset();
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: /^\/publisher-keys$/,
+    handle(state, _match, body) {
+      const { key, apps } = parse(publisherKeyBody, body);
+      const owned = state.keys.get(key) ?? new Set<number>();
+      for (const entry of apps) {
+        const app = ensureApp(state, typeof entry === "number" ? entry : entry.appid);
+        if (typeof entry !== "number")
+          Object.assign(app, entry.name && { name: entry.name }, entry.appType && { appType: entry.appType });
+        owned.add(app.appid);
+      }
+      state.keys.set(key, owned);
+      return ok();
+    },
+  },
+  {
+    method: "PUT",
+    pattern: /^\/apps\/(\d+)\/store$/,
+    handle(state, match, body) {
+      ensureApp(state, Number(match[1])).store = parse(storeStatusBody, body).status;
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: /^\/apps\/(\d+)\/announcements$/,
+    handle(state, match, body) {
+      const input = parse(announcementBody, body);
+      const app = ensureApp(state, Number(match[1]));
+      const gid = String(state.nextGid++);
+      const community = input.feedname === "steam_community_announcements";
+      app.news.push({
+        gid,
+        title: input.title,
+        url: input.url ?? `https://steamstore-a.akamaihd.net/news/externalpost/${input.feedname}/${gid}`,
+        is_external_url: true,
+        author: input.author,
+        contents: input.contents,
+        feedlabel: input.feedlabel ?? (community ? "Community Announcements" : input.feedname),
+        date: input.date ?? Math.floor(Date.now() / 1000),
+        feedname: input.feedname,
+        feed_type: community ? 1 : 0,
+        appid: app.appid,
+        ...(input.tags === undefined ? {} : { tags: input.tags }),
+      });
+      return ok({ gid });
+    },
+  },
+  {
+    method: "POST",
+    pattern: /^\/players$/,
+    handle: (state, _match, body) => {
+      const player = parse(playerBody, body);
+      state.players.set(player.steamid, player);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: /^\/tickets$/,
+    handle(state, _match, body) {
+      const input = parse(ticketBody, body);
+      if (!state.players.has(input.steamid))
+        state.players.set(input.steamid, {
+          steamid: input.steamid,
+          currency: "USD",
+          country: "US",
+          state: "",
+          status: "Active",
+        });
+      const ticket = mintTicketHex();
+      state.tickets.set(ticket.toLowerCase(), { ...input, ownerSteamid: input.ownerSteamid ?? input.steamid });
+      return ok({ ticket });
+    },
+  },
+  { method: "GET", pattern: new RegExp(`^${ORDER}$`), handle: (state, match) => withOrder(state, match, ok) },
+  {
+    method: "POST",
+    pattern: new RegExp(`^${ORDER}/(approve|decline|expire)$`),
+    handle: (state, match) =>
+      withOrder(state, match, (order) => {
+        const rule = OVERLAY[match[3] ?? ""];
+        if (rule === undefined || !rule.from.includes(order.status)) return fail(409, `order is ${order.status}`);
+        setOrderStatus(order, rule.to);
+        order.declined = rule.declined;
+        return ok(order);
+      }),
+  },
+  {
+    method: "PUT",
+    pattern: new RegExp(`^${ORDER}/status$`),
+    handle: (state, match, body) =>
+      withOrder(state, match, (order) => {
+        setOrderStatus(order, parse(orderStatusBody, body).status);
+        return ok(order);
+      }),
+  },
+  { method: "GET", pattern: /^\/calls$/, handle: (state) => ok({ calls: state.calls }) },
+  {
+    method: "DELETE",
+    pattern: /^\/calls$/,
+    handle(state) {
+      state.calls = [];
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: /^\/faults$/,
+    handle(state, _match, body) {
+      const { times, ...fault } = parse(faultBody, body);
+      state.faults.push({ ...fault, remaining: times });
+      return ok();
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: /^\/faults$/,
+    handle(state) {
+      state.faults = [];
+      return ok();
+    },
+  },
+];
+
+export function handleControl(state: SimState, method: string, pathname: string, body: unknown): ControlAnswer {
+  const path = pathname.slice(CONTROL_PREFIX.length);
+  const matches = ROUTES.map((route) => ({ route, match: route.pattern.exec(path) })).filter((m) => m.match !== null);
+  const found = matches.find((m) => m.route.method === method);
+  if (found === undefined)
+    return matches.length > 0 ? fail(405, "method not allowed") : fail(404, "no such control call");
+  try {
+    return found.route.handle(state, [...(found.match ?? [])], body);
+  } catch (error) {
+    if (error instanceof Error && BAD_BODY in error) return fail(400, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+// Request bodies of the simulator's control API (docs/steam-simulator.md). The TypeScript helper
+// takes the same shapes (z.input), so the two cannot drift apart.
+
+import { z } from "zod";
+
+const uint64 = z.string().regex(/^\d{1,20}$/);
+const appid = z.number().int().min(0).max(0xffff_ffff);
+
+export const CONTROL_PREFIX = "/_sim";
+
+export const STORE_STATUSES = ["onSale", "free", "comingSoon", "removed"] as const;
+
+export const ORDER_STATUSES = [
+  "Init",
+  "Approved",
+  "Succeeded",
+  "Failed",
+  "Refunded",
+  "PartialRefund",
+  "Chargedback",
+  "RefundedSuspectedFraud",
+  "RefundedFriendlyFraud",
+] as const;
+
+export const FAULT_CALLS = [
+  "AuthenticateUserTicket",
+  "GetUserInfo",
+  "InitTxn",
+  "QueryTxn",
+  "FinalizeTxn",
+  "GetPartnerAppListForWebAPIKey",
+  "appdetails",
+  "GetNewsForApp",
+  "GetNewsForAppAuthed",
+  "*",
+] as const;
+
+export const FAULT_KINDS = [
+  "latency",
+  "http5xx",
+  "http429",
+  "reset",
+  "timeout",
+  "rejectKey",
+  "resetAfterCommit",
+] as const;
+
+export const publisherKeyBody = z.object({
+  key: z.string().min(1),
+  apps: z.array(z.union([appid, z.object({ appid, name: z.string().optional(), appType: z.string().optional() })])),
+});
+
+export const storeStatusBody = z.object({ status: z.enum(STORE_STATUSES) });
+
+export const announcementBody = z.object({
+  title: z.string(),
+  contents: z.string().default(""),
+  feedname: z.string().default("steam_community_announcements"),
+  feedlabel: z.string().optional(),
+  author: z.string().default(""),
+  /** Unix seconds; default now. */
+  date: z.number().int().optional(),
+  url: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+});
+
+export const playerBody = z.object({
+  steamid: uint64,
+  currency: z.string().length(3).default("USD"),
+  country: z.string().length(2).default("US"),
+  state: z.string().default(""),
+  status: z.enum(["Active", "Trusted", "Locked"]).default("Active"),
+});
+
+export const ticketBody = z.object({
+  steamid: uint64,
+  appid,
+  identity: z.string(),
+  ownerSteamid: uint64.optional(),
+  vacBanned: z.boolean().default(false),
+  publisherBanned: z.boolean().default(false),
+});
+
+export const orderStatusBody = z.object({ status: z.enum(ORDER_STATUSES) });
+
+export const faultBody = z.object({
+  call: z.enum(FAULT_CALLS),
+  kind: z.enum(FAULT_KINDS),
+  /** How many matching calls the fault hits; default 1. */
+  times: z.number().int().min(1).default(1),
+  /** Delay for `latency`; default 1000. */
+  ms: z.number().int().min(0).default(1000),
+  /** Status for `http5xx`; default 500. */
+  status: z.number().int().min(500).max(599).default(500),
+});

@@ -1,0 +1,90 @@
+// One HTTP request to the simulator: control calls under CONTROL_PREFIX, everything else is Steam.
+// Steam calls are logged (listCalls), then subjected to any armed fault, then answered.
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { forbidden, htmlAnswer, methodNotAllowed, notFound, type SimAnswer } from "./sim-answer.js";
+import { handleControl } from "./sim-control-routes.js";
+import { CONTROL_PREFIX } from "./sim-control-schemas.js";
+import { takeFault } from "./sim-faults.js";
+import type { SimState } from "./sim-state.js";
+import { findSteamRoute, type SteamRoute } from "./sim-steam-routes.js";
+
+export function createRequestHandler(state: SimState): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(state, req, res).catch((error: unknown) => {
+      if (!res.headersSent) write(res, htmlAnswer(500, "Internal Server Error", String(error)));
+    });
+  };
+}
+
+async function handle(state: SimState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://simulator");
+  const body = await readBody(req);
+  const method = req.method ?? "GET";
+  if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+    const answer = handleControl(state, method, url.pathname, body === "" ? {} : parseJson(body));
+    res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify(answer.json));
+    return;
+  }
+  const route = findSteamRoute(url.pathname);
+  if (route === undefined) return write(res, notFound());
+  // POST parameters come only from a form body: a JSON body leaves them "missing" (reference 1.3).
+  const isForm = (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
+  const params = method === "POST" ? new URLSearchParams(isForm ? body : "") : url.searchParams;
+  const header = req.headers["x-webapi-key"];
+  const key = (typeof header === "string" ? header : undefined) ?? params.get("key") ?? undefined;
+  record(state, route, method, url.pathname, params);
+  if (method !== route.method) return write(res, methodNotAllowed());
+  const fault = takeFault(state, route.call);
+  if (fault?.kind === "latency") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+  // `timeout` answers nothing: the client's own timeout must fire; close() drops the socket.
+  if (fault?.kind === "timeout") return;
+  if (fault?.kind === "reset") return void req.socket.destroy();
+  if (fault?.kind === "http5xx") return write(res, htmlAnswer(fault.status, "Server Error", "Server Error"));
+  if (fault?.kind === "http429") return write(res, htmlAnswer(429, "Too Many Requests", "Too Many Requests"));
+  if (fault?.kind === "rejectKey") return write(res, forbidden());
+  const answer = route.handle(state, { params, key });
+  // The state change happened, the reply is lost: FinalizeTxn-timeout recovery (reference 7).
+  if (fault?.kind === "resetAfterCommit") return void req.socket.destroy();
+  write(res, answer);
+}
+
+function record(state: SimState, route: SteamRoute, httpMethod: string, path: string, params: URLSearchParams): void {
+  const logged = Object.fromEntries([...params].filter(([name]) => name !== "key"));
+  state.calls.push({
+    call: route.call,
+    ...(route.iface === undefined ? {} : { iface: route.iface }),
+    httpMethod,
+    path,
+    params: logged,
+    at: new Date().toISOString(),
+  });
+}
+
+function write(res: ServerResponse, answer: SimAnswer): void {
+  if ("json" in answer) {
+    res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify(answer.json));
+  } else {
+    res.writeHead(answer.status, { "content-type": "text/html; charset=utf-8" });
+    res.end(answer.html);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,128 @@
+// The control API (docs/steam-simulator.md): through the typed helper and as raw JSON over HTTP.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { SteamSimulator } from "../../../src/sim/steam/start-steam-simulator.js";
+import { createSteamSimControl } from "../../../src/sim/steam/steam-sim-control.js";
+import { APPID, initTxnForm, KEY, seed, startSim, wireClient } from "./sim-wire.js";
+
+let sim: SteamSimulator;
+let http: ReturnType<typeof wireClient>;
+
+beforeAll(async () => {
+  sim = await startSim();
+  http = wireClient(sim);
+});
+afterAll(() => sim.close());
+beforeEach(() => seed(sim));
+
+const control = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${sim.url}/_sim${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: await res.json() };
+};
+
+describe("overlay answers", () => {
+  beforeEach(() => http.postForm("/ISteamMicroTxn/InitTxn/v3/", initTxnForm("42")));
+
+  it("approves an open order once; a second answer is a 409", async () => {
+    expect(await sim.control.approveOrder("42")).toMatchObject({ orderid: "42", status: "Approved" });
+    expect(await control("POST", "/orders/live/42/approve")).toEqual({
+      status: 409,
+      json: { error: "order is Approved" },
+    });
+    expect(await control("POST", "/orders/live/42/decline")).toMatchObject({ status: 409 });
+  });
+
+  it("declines into Failed", async () => {
+    expect(await sim.control.declineOrder("42")).toMatchObject({ status: "Failed", declined: true });
+  });
+
+  it("answers 404 for an order in the other book", async () => {
+    expect(await control("POST", "/orders/sandbox/42/approve")).toEqual({
+      status: 404,
+      json: { error: "no such order" },
+    });
+    await expect(sim.control.approveOrder("42", { sandbox: true })).rejects.toThrow(/404/);
+  });
+});
+
+describe("requests the control API refuses", () => {
+  it.each([
+    ["a malformed player", "POST", "/players", { steamid: "not-a-number" }, 400],
+    ["an unknown fault kind", "POST", "/faults", { call: "InitTxn", kind: "meteor" }, 400],
+    ["an unknown store status", "PUT", "/apps/480/store", { status: "sold-out" }, 400],
+    ["an unknown path", "GET", "/nothing-here", undefined, 404],
+    ["a wrong verb", "GET", "/faults", undefined, 405],
+  ])("%s", async (_case, method, path, body, status) => {
+    const res = await control(method, path, body);
+    expect(res.status).toBe(status);
+    expect(res.json).toEqual({ error: expect.any(String) });
+  });
+});
+
+describe("faults", () => {
+  it("hit exactly `times` matching calls, then stop", async () => {
+    await sim.control.injectFault({ call: "GetPartnerAppListForWebAPIKey", kind: "http429", times: 2 });
+    const list = () => http.get("/ISteamApps/GetPartnerAppListForWebAPIKey/v2/", { key: KEY });
+    expect((await list()).status).toBe(429);
+    expect((await list()).status).toBe(429);
+    expect((await list()).status).toBe(200);
+  });
+
+  it("match every call with '*' and can be cleared", async () => {
+    await sim.control.injectFault({ call: "*", kind: "http5xx", status: 502, times: 5 });
+    expect((await http.get("/ISteamNews/GetNewsForApp/v2/", { appid: "480" })).status).toBe(502);
+    await sim.control.clearFaults();
+    expect((await http.get("/ISteamNews/GetNewsForApp/v2/", { appid: "480" })).status).toBe(200);
+  });
+});
+
+describe("the call log", () => {
+  it("records each Steam call with its interface and parameters, never the key", async () => {
+    await http.postForm("/ISteamMicroTxnSandbox/InitTxn/v3/", initTxnForm("43"));
+    await http.get("/ISteamMicroTxn/QueryTxn/v3/", { key: KEY, appid: String(APPID), orderid: "43" });
+    const calls = await sim.control.listCalls();
+    expect(calls.map((c) => [c.call, c.iface, c.httpMethod])).toEqual([
+      ["InitTxn", "sandbox", "POST"],
+      ["QueryTxn", "live", "GET"],
+    ]);
+    expect(calls[1]?.params).toEqual({ appid: "480", orderid: "43" });
+    expect(JSON.stringify(calls)).not.toContain(KEY);
+    await sim.control.clearCalls();
+    expect(await sim.control.listCalls()).toEqual([]);
+  });
+
+  it("is empty when nothing called the platform, and reset forgets everything", async () => {
+    await sim.control.reset();
+    expect(await sim.control.listCalls()).toEqual([]);
+    expect((await http.get("/ISteamApps/GetPartnerAppListForWebAPIKey/v2/", { key: KEY })).status).toBe(403);
+  });
+});
+
+describe("npm run steam-sim", () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => void child?.kill("SIGTERM"));
+
+  it("prints its base URL and serves the control API there", async () => {
+    child = spawn(process.execPath, ["--import", "tsx", "src/sim/steam/main.ts", "--port", "0"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    while (!/STEAM_STORE_URL=\S+\n/.test(out)) await once(child.stdout ?? child, "data");
+    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1] ?? "";
+    expect(out).toContain(`STEAM_STORE_URL=${url}/store`);
+    const remote = createSteamSimControl(url);
+    await remote.addPublisherKey("K", [7]);
+    const res = await fetch(`${url}/ISteamApps/GetPartnerAppListForWebAPIKey/v2/`, {
+      headers: { "x-webapi-key": "K" },
+    });
+    expect(await res.json()).toEqual({
+      applist: { apps: { app: [{ appid: 7, app_type: "game", app_name: "App 7" }] } },
+    });
+  }, 20_000);
+});
