@@ -52,19 +52,22 @@ export function createListener({ handler, tls }: ListenerOptions): Listener {
 }
 
 function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void {
+  // Read in paused mode ('readable' + read()), never 'data': flowing mode would hand the
+  // unshifted bytes to nobody before the chosen server attaches its own reader.
   let seen = Buffer.alloc(0);
-  const onData = (chunk: Buffer) => {
-    seen = Buffer.concat([seen, chunk]);
+  const onReadable = () => {
+    let chunk: Buffer | null;
+    while ((chunk = socket.read() as Buffer | null) !== null) seen = Buffer.concat([seen, chunk]);
     const n = Math.min(seen.length, H2_PREFACE.length);
+    if (n === 0) return;
     const isH2 = seen.subarray(0, n).equals(H2_PREFACE.subarray(0, n));
     if (isH2 && seen.length < H2_PREFACE.length) return; // need more bytes to decide
-    socket.off("data", onData);
-    socket.pause();
+    socket.off("readable", onReadable);
     socket.unshift(seen);
+    // Node's HTTP/2 session takes bytes already buffered on the socket (nodejs/node#41185).
     (isH2 ? h2 : h1).emit("connection", socket);
-    socket.resume();
   };
-  socket.on("data", onData);
+  socket.on("readable", onReadable);
   socket.on("error", () => socket.destroy());
 }
 

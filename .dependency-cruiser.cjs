@@ -1,0 +1,56 @@
+/** Layering of DESIGN.md section 2: dependencies point inward. Run in .ci/run. */
+module.exports = {
+  forbidden: [
+    {
+      name: "domain-is-pure",
+      comment: "domain/ holds the rules: no generated code, no storage, no transport, no platform, no I/O",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: { path: "^(gen/|src/(?!domain/|errors/))|^(node:)?(fs|net|http|http2|child_process)$", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "domain-imports-no-prisma-or-proto-types",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: { path: "^gen/" },
+    },
+    {
+      name: "transcode-knows-no-product",
+      comment: "transcode/ is generic google.api.http -> RPC; it could be a library of its own",
+      severity: "error",
+      from: { path: "^src/transcode/" },
+      to: { path: "^src/(?!transcode/)|^gen/encore/" },
+    },
+    {
+      name: "services-know-no-transport",
+      severity: "error",
+      from: { path: "^src/services/" },
+      to: { path: "^src/(server|transcode|cli|sim)/" },
+    },
+    {
+      name: "store-knows-no-callers",
+      severity: "error",
+      from: { path: "^src/store/" },
+      to: { path: "^src/(server|transcode|services|jobs|cli|sim|platform)/" },
+    },
+    {
+      name: "steam-wire-format-stays-in-platform",
+      comment: "only src/platform/steam knows Steam's wire format (the simulator serves it)",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(platform/steam|sim/steam)/" },
+      to: { path: "^src/sim/" },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    exclude: { path: "^gen/prisma/" },
+  },
+};

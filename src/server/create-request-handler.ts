@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import { type ConnectRouter, type ContextValues, type Interceptor, createConnectRouter, createContextValues } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Logger } from "pino";
+import { createRestHandler } from "../transcode/create-rest-handler.js";
+import { kPeerAddress, kRequestId, normalisePeerAddress } from "./context.js";
+import { createHealthRoutes } from "./health.js";
+import type { RequestHandler } from "./listener.js";
+
+export interface RequestHandlerOptions {
+  /** Registers every service implementation on a router. */
+  routes: (router: ConnectRouter) => void;
+  /** Run for every call on every protocol, REST included, first to last. */
+  interceptors: Interceptor[];
+  /** Largest public request body (spec 8: 64 KiB). */
+  maxBodyBytes: number;
+  ready: () => Promise<void>;
+  logger: Logger;
+}
+
+type Req = Parameters<RequestHandler>[0];
+
+/**
+ * The whole HTTP surface on one handler: health, then Connect, gRPC and gRPC-web by
+ * connect-node, then every `google.api.http` route by the REST transcoder as its fallback.
+ */
+export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
+  const requestIds = new WeakMap<Req, string>();
+  const contextValues = (req: Req): ContextValues =>
+    createContextValues()
+      // The connection's own address: a caller-written header never decides who is calling.
+      .set(kPeerAddress, normalisePeerAddress(req.socket?.remoteAddress))
+      .set(kRequestId, requestIds.get(req) ?? randomUUID());
+
+  const router = createConnectRouter({ interceptors: options.interceptors });
+  options.routes(router);
+  const rest = createRestHandler({
+    router,
+    maxBodyBytes: options.maxBodyBytes,
+    contextValues,
+    onInternalError: (cause) => options.logger.error({ err: cause }, "REST transcoding failed"),
+  });
+  const connect = connectNodeAdapter({
+    routes: options.routes,
+    interceptors: options.interceptors,
+    readMaxBytes: options.maxBodyBytes,
+    contextValues,
+    fallback: rest,
+  });
+  const health = createHealthRoutes({ ready: options.ready });
+
+  return (req, res) => {
+    const requestId = randomUUID();
+    requestIds.set(req, requestId);
+    // Spec 2.1: no response of this API may be cached; it carries funding and credentials.
+    res.setHeader("cache-control", "no-store");
+    res.setHeader("x-request-id", requestId);
+    if (health(req, res)) return;
+    connect(req, res);
+  };
+}
