@@ -1,16 +1,14 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import type { CampaignServiceDeps } from "./deps.js";
-import { createGetPublicFunding } from "./get-public-funding.js";
-import { createListPublicOffers } from "./list-public-offers.js";
+import type { ServiceDeps } from "../deps.js";
+import { createPublicReads } from "./public-reads.js";
 
 /**
- * The implementation of encore.campaign.v1.CampaignService. Methods not listed here are
- * answered UNIMPLEMENTED by the router until they are built.
+ * encore.campaign.v1.CampaignService, composed of method groups, one module each. A method no
+ * group implements is answered UNIMPLEMENTED by the router.
  */
-export function createCampaignService(deps: CampaignServiceDeps): Partial<ServiceImpl<typeof CampaignService>> {
+export function createCampaignService(deps: ServiceDeps): Partial<ServiceImpl<typeof CampaignService>> {
   return {
-    getPublicFunding: createGetPublicFunding(deps),
-    listPublicOffers: createListPublicOffers(deps),
+    ...createPublicReads(deps),
   };
 }

@@ -5,12 +5,12 @@ import {
   ListPublicOffersResponseSchema,
 } from "../../../gen/encore/campaign/v1/public_pb.js";
 import { listActiveOffers } from "../../store/public-campaigns.js";
-import type { CampaignServiceDeps } from "./deps.js";
+import type { ServiceDeps } from "../deps.js";
 import { toPublicOffer } from "./public-mapper.js";
 import { readPublicCampaign } from "./read-public-campaign.js";
 
 /** `POST /v1/public/offers:list` (spec 4.2): active offers, even before verification. */
-export function createListPublicOffers(deps: CampaignServiceDeps) {
+export function createListPublicOffers(deps: ServiceDeps) {
   return async (request: ListPublicOffersRequest): Promise<ListPublicOffersResponse> => {
     const campaign = await readPublicCampaign(deps, request.campaignKey);
     const offers = await listActiveOffers(deps.db, campaign.campaignId);

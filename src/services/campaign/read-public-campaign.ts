@@ -1,7 +1,7 @@
 import { unavailableReason } from "../../domain/availability.js";
 import { notFound, unavailable } from "../../errors/status.js";
 import { findPublicCampaign, type PublicCampaignFacts } from "../../store/public-campaigns.js";
-import type { CampaignServiceDeps } from "./deps.js";
+import type { ServiceDeps } from "../deps.js";
 
 export interface PublicCampaign extends PublicCampaignFacts {
   unavailableReason: ReturnType<typeof unavailableReason>;
@@ -11,7 +11,7 @@ export interface PublicCampaign extends PublicCampaignFacts {
  * Finds the campaign a public call names, with why it cannot be bought from. A store that
  * cannot be read fails the call (503): funding is never guessed as zero (spec 4.1).
  */
-export async function readPublicCampaign(deps: CampaignServiceDeps, campaignKey: string): Promise<PublicCampaign> {
+export async function readPublicCampaign(deps: ServiceDeps, campaignKey: string): Promise<PublicCampaign> {
   let facts: PublicCampaignFacts | undefined;
   try {
     facts = await findPublicCampaign(deps.db, campaignKey, deps.now());

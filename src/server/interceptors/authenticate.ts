@@ -1,0 +1,64 @@
+import { type DescMethod, getOption, hasOption } from "@bufbuild/protobuf";
+import type { Interceptor } from "@connectrpc/connect";
+import { http } from "../../../gen/google/api/annotations_pb.js";
+import { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { unauthenticated } from "../../errors/status.js";
+import { bearerToken, hashToken, sameSecret } from "../../services/credentials.js";
+import { type Principal, kPrincipal } from "../../services/principal.js";
+import type { Db } from "../../store/open-database.js";
+
+export interface AuthenticateOptions {
+  db: Db;
+  operatorToken: string;
+  now: () => Date;
+}
+
+/** Public calls are those bound under `/v1/public/` (spec 9.1); they read no credential. */
+export function isPublicMethod(method: DescMethod): boolean {
+  if (!hasOption(method, http)) return false;
+  const pattern = getOption(method, http).pattern;
+  return pattern.case === "post" && pattern.value.startsWith("/v1/public/");
+}
+
+/**
+ * Resolves `Authorization: Bearer <token>` into the caller for every management call:
+ * UNAUTHENTICATED when it is missing or nobody issued it. Public calls skip this entirely:
+ * "No Authorization header is read; sending one has no effect" (spec 5.1).
+ */
+export function createAuthenticateInterceptor(options: AuthenticateOptions): Interceptor {
+  const publicMethods = new WeakMap<DescMethod, boolean>();
+  const isPublic = (method: DescMethod) => {
+    let known = publicMethods.get(method);
+    if (known === undefined) {
+      known = isPublicMethod(method);
+      publicMethods.set(method, known);
+    }
+    return known;
+  };
+  return (next) => async (req) => {
+    if (isPublic(req.method)) return next(req);
+    const token = bearerToken(req.header.get("authorization"));
+    if (!token) throw unauthenticated();
+    const isOperatorCall = req.service.typeName === OperatorService.typeName;
+    const principal = isOperatorCall
+      ? sameSecret(token, options.operatorToken)
+        ? ({ kind: "operator" } as const)
+        : undefined
+      : await resolveAccountPrincipal(options, token);
+    if (!principal) throw unauthenticated();
+    req.contextValues.set(kPrincipal, principal);
+    return next(req);
+  };
+}
+
+async function resolveAccountPrincipal(options: AuthenticateOptions, token: string): Promise<Principal | undefined> {
+  const hash = hashToken(token);
+  const key = await options.db.apiKey.findUnique({ where: { keyHash: hash }, select: { id: true, accountId: true, role: true } });
+  if (key) return { kind: "apiKey", id: key.id, accountId: key.accountId, role: key.role };
+  const session = await options.db.session.findUnique({
+    where: { tokenHash: hash },
+    select: { id: true, expireTime: true, member: { select: { id: true, accountId: true, role: true } } },
+  });
+  if (!session || session.expireTime <= options.now()) return undefined;
+  return { kind: "session", id: session.id, memberId: session.member.id, accountId: session.member.accountId, role: session.member.role };
+}

@@ -1,0 +1,31 @@
+import { type HandlerContext, createContextKey } from "@connectrpc/connect";
+import { roleHolds, type Permission, type Role } from "../domain/permissions.js";
+import { notFound, unauthenticated } from "../errors/status.js";
+
+/** Who is calling a management method, as resolved from `Authorization: Bearer <token>`. */
+export type Principal =
+  | { kind: "apiKey"; id: string; accountId: string; role: Role }
+  | { kind: "session"; id: string; memberId: string; accountId: string; role: Role }
+  | { kind: "operator" };
+
+/** Set by the authentication interceptor; undefined when no valid credential came. */
+export const kPrincipal = createContextKey<Principal | undefined>(undefined, { description: "principal" });
+
+/** The caller, or UNAUTHENTICATED when the call carried no valid credential. */
+export function requirePrincipal(ctx: HandlerContext): Principal {
+  const principal = ctx.values.get(kPrincipal);
+  if (!principal) throw unauthenticated();
+  return principal;
+}
+
+/**
+ * Allows the call when the caller is a member of `accountId` whose role holds `permission`.
+ * Otherwise NOT_FOUND, worded exactly as for a resource that does not exist, so nobody
+ * learns which resources exist (spec 5.3).
+ */
+export function authorize(ctx: HandlerContext, permission: Permission, accountId: string, notFoundMessage: string): Principal {
+  const principal = requirePrincipal(ctx);
+  if (principal.kind === "operator") throw notFound(notFoundMessage);
+  if (principal.accountId !== accountId || !roleHolds(principal.role, permission)) throw notFound(notFoundMessage);
+  return principal;
+}
