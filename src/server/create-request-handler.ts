@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { type ConnectRouter, type ContextValues, type Interceptor, createConnectRouter, createContextValues } from "@connectrpc/connect";
+import { type ConnectRouter, type ContextValues, type Interceptor, createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { createRestHandler } from "../transcode/create-rest-handler.js";
+import { createImplementationDispatch } from "../transcode/implementation-dispatch.js";
 import { kPeerAddress, kRequestId, normalisePeerAddress } from "./context.js";
 import { createHealthRoutes } from "./health.js";
 import type { RequestHandler } from "./listener.js";
@@ -32,10 +33,10 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       .set(kPeerAddress, normalisePeerAddress(req.socket?.remoteAddress))
       .set(kRequestId, requestIds.get(req) ?? randomUUID());
 
-  const router = createConnectRouter({ interceptors: options.interceptors });
-  options.routes(router);
+  // REST calls the implementations directly with a real handler context and the same
+  // interceptors; measured ~2x faster than a synthesized Connect hop (README, Benchmarks).
   const rest = createRestHandler({
-    router,
+    dispatch: createImplementationDispatch({ routes: options.routes, interceptors: options.interceptors }),
     maxBodyBytes: options.maxBodyBytes,
     contextValues,
     onInternalError: (cause) => options.logger.error({ err: cause }, "REST transcoding failed"),

@@ -21,7 +21,11 @@ export interface TestDatabase {
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
   const server = process.env.TEST_DATABASE_URL ?? (await startContainer());
-  if (!server) return createPgliteDatabase(migrated);
+  if (!server) {
+    // CI sets this: tests that need several connections must run, never fall back and skip.
+    if (process.env.REQUIRE_POSTGRES) throw new Error("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not");
+    return createPgliteDatabase(migrated);
+  }
   return createPostgresDatabase(server, migrated);
 }
 

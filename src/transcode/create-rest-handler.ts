@@ -1,0 +1,126 @@
+import { createRegistry, type DescService, type Registry } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ContextValues, createContextValues } from "@connectrpc/connect";
+import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
+import { file_google_rpc_status } from "../../gen/google/rpc/status_pb.js";
+import { bindRequest } from "./bind-request.js";
+import type { Dispatch } from "./dispatch.js";
+import { isJsonContentType, parseJsonBody } from "./json-body.js";
+import { readBody } from "./read-body.js";
+import { renderResponse } from "./render.js";
+import { type RestRequest, type RestResponse, sendJson } from "./respond.js";
+import { restCallKey } from "./rest-call-key.js";
+import { createRouteTable } from "./route-table.js";
+import { errorToStatus } from "./status-json.js";
+
+export interface RestHandlerOptions {
+  /**
+   * How calls reach the implementations, with the interceptors every protocol runs:
+   * `createImplementationDispatch({ routes, ...routerOptions })` (fast, the default choice) or
+   * `createRouterDispatch({ router })` (a Connect hop through a router, public APIs only).
+   */
+  readonly dispatch: Dispatch;
+  /** Services whose `google.api.http` rules become routes. Default: every service dispatched. */
+  readonly services?: readonly DescService[];
+  /** Extra types for `Any` fields and error details; google.rpc error details are always known. */
+  readonly registry?: Registry;
+  /** Largest accepted request body in bytes (spec 8). Default 64 KiB. */
+  readonly maxBodyBytes?: number;
+  /** Mirrors the adapter's hook: per-request values (e.g. the socket address) for interceptors. */
+  readonly contextValues?: (req: RestRequest) => ContextValues;
+  /** Receives unexpected failures, which are answered INTERNAL without the cause. */
+  readonly onInternalError?: (cause: unknown) => void;
+}
+
+export type RestHandler = (req: RestRequest, res: RestResponse) => void;
+
+/**
+ * A Node request handler serving every `google.api.http` route of the services as canonical
+ * JSON, meant as connect-node's `fallback` so paths that are not Connect/gRPC fall through to
+ * it. Routes are compiled and checked for conflicts here, once; this throws on a bad rule.
+ */
+export function createRestHandler(options: RestHandlerOptions): RestHandler {
+  const { dispatch } = options;
+  const services = options.services ?? [...new Set([...dispatch.methods].map((m) => m.parent))];
+  const table = createRouteTable(services);
+  for (const { method } of table.routes) {
+    if (!dispatch.methods.has(method))
+      throw new Error(`no implementation of ${method.parent.typeName}.${method.name} to route to`);
+  }
+  const registry = createRegistry(
+    file_google_rpc_status,
+    file_google_rpc_error_details,
+    ...services.map((s) => s.file),
+    ...(options.registry === undefined ? [] : [options.registry]),
+  );
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const onInternalError =
+    options.onInternalError ?? ((cause: unknown) => console.error("REST transcoding failed", cause));
+  const fail = (req: RestRequest, res: RestResponse, error: unknown, extra?: { header?: Headers; close?: boolean }) => {
+    const status = errorToStatus(error, { registry, onInternalError });
+    sendJson(req, res, { status: status.httpStatus, body: status.body, header: extra?.header, close: extra?.close });
+  };
+
+  async function handle(req: RestRequest, res: RestResponse): Promise<void> {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    const match = table.match(req.method ?? "GET", path);
+    // A refused request's body is never read: end the connection rather than let Node drain it.
+    const close = !isDeclaredEmpty(req);
+    if (match.kind === "not-found") {
+      return fail(req, res, new ConnectError(`no route for ${req.method} ${path}`, Code.NotFound), { close });
+    }
+    if (match.kind === "wrong-method") {
+      // 501 / code 12 as grpc-gateway: the body's code and the HTTP status stay on the one
+      // table (405 has no google.rpc.Code); Allow still names the methods that exist.
+      const header = new Headers({ allow: match.allowed.join(", ") });
+      const error = new ConnectError(`${req.method} is not supported on ${path}`, Code.Unimplemented);
+      return fail(req, res, error, { header, close });
+    }
+    const { route } = match;
+    const hasBody = route.body.kind !== "none";
+    const contentType = req.headers["content-type"];
+    // Spec 2.1: calls with a body are JSON only. A request with no body and no content type
+    // is the empty body, read as `{}`. 400/code 3 rather than 415, to stay on the one table.
+    if (hasBody && !isJsonContentType(contentType) && !(contentType === undefined && !close)) {
+      return fail(req, res, new ConnectError("Content-Type must be application/json", Code.InvalidArgument), { close });
+    }
+    const read = await readBody(req, maxBodyBytes);
+    if (read.kind === "too-large") {
+      const error = new ConnectError(`the request body exceeds ${maxBodyBytes} bytes`, Code.InvalidArgument);
+      return fail(req, res, error, { close: true });
+    }
+    const request = bindRequest({
+      route,
+      variables: match.variables,
+      body: hasBody ? parseJsonBody(read.bytes) : undefined,
+      query: q < 0 ? "" : url.slice(q + 1),
+      registry,
+    });
+    const contextValues = options.contextValues?.(req) ?? createContextValues();
+    contextValues.set(restCallKey, { httpMethod: route.httpMethod, pathTemplate: route.template.source });
+    const result = await dispatch.call({ route, request, httpRequest: req, contextValues, httpResponse: res });
+    if (!result.ok) return fail(req, res, result.error, { header: result.header });
+    sendJson(req, res, { status: 200, body: renderResponse(route, result.message, registry), header: result.header });
+  }
+
+  return (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      try {
+        fail(req, res, error);
+      } catch (cause) {
+        // Not even a Status could be written (e.g. a detail type no registry knows).
+        onInternalError(cause);
+        sendJson(req, res, { status: 500, body: { code: Code.Internal, message: "internal error", details: [] } });
+      }
+    });
+  };
+}
+
+// HTTP/1.1 states an absent body by sending neither Content-Length nor Transfer-Encoding;
+// HTTP/2 cannot say so up front unless Content-Length is 0.
+function isDeclaredEmpty(req: RestRequest): boolean {
+  const length = req.headers["content-length"];
+  if (length !== undefined) return length === "0";
+  return !("stream" in req) && req.headers["transfer-encoding"] === undefined;
+}
