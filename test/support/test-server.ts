@@ -1,6 +1,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { type Client, type Interceptor, type Transport, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import type { Logger } from "pino";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
@@ -36,6 +37,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   now?: () => Date;
   db?: TestDatabase;
+  /** Replaces the service's logger, e.g. to capture every line a test provokes. */
+  logger?: Logger;
 }
 
 /** The whole service on a real listener at port 0, over a fresh database. */
@@ -45,7 +48,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const app = createApp({
     config,
     database: db.database,
-    logger: createLogger(config.logLevel),
+    logger: options.logger ?? createLogger(config.logLevel),
     secrets: { masterKey: TEST_MASTER_KEY, operatorToken: TEST_OPERATOR_TOKEN },
     now: options.now,
   });

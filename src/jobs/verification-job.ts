@@ -1,0 +1,102 @@
+import type { ServiceDeps } from "../services/deps.js";
+import { leaseVerifications } from "../store/verification-leases.js";
+import type { Job } from "./job.js";
+import { type VerifyResult, verifyCampaign } from "./verify-campaign.js";
+
+export interface VerificationJobOptions {
+  deps: Pick<ServiceDeps, "db" | "steam" | "masterKey" | "now" | "logger">;
+  /** Time between passes over campaigns in VERIFYING. */
+  intervalMs: number;
+  /** How long one replica holds a campaign; a crashed replica's campaigns come back after it. */
+  leaseMs?: number;
+  /** Campaigns leased at a time. */
+  batchSize?: number;
+}
+
+export type VerificationJob = Job & {
+  /** Runs a pass now (after create or retry in this process), or right after the running one. */
+  wake(): void;
+  /** One pass over every campaign due; what each came to. */
+  runOnce(): Promise<VerifyResult[]>;
+};
+
+const DEFAULT_LEASE_MS = 60_000;
+const DEFAULT_BATCH = 20;
+
+/**
+ * Background verification of campaigns (spec 3.2). Each pass leases what is due with
+ * FOR UPDATE SKIP LOCKED, so replicas share the work and never verify one campaign twice at
+ * once. Campaigns left VERIFYING by a platform that did not answer come back next pass.
+ */
+export function createVerificationJob(options: VerificationJobOptions): VerificationJob {
+  const { deps } = options;
+  const log = deps.logger.child({ job: "verification" });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let again = false;
+  let stopped = true;
+
+  async function runOnce(): Promise<VerifyResult[]> {
+    const limit = options.batchSize ?? DEFAULT_BATCH;
+    const tasks = await leaseVerifications(deps.db, {
+      now: deps.now(),
+      leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+      limit,
+    });
+    const results: VerifyResult[] = [];
+    for (const task of tasks) results.push(await verifyOne(task));
+    // A full batch may have left more waiting: take the next one at once.
+    if (tasks.length === limit) again = true;
+    return results;
+  }
+
+  async function verifyOne(task: Parameters<typeof verifyCampaign>[1]): Promise<VerifyResult> {
+    try {
+      const result = await verifyCampaign(deps, task);
+      log.info({ campaignId: task.campaignId, result }, "campaign verification");
+      return result;
+    } catch (error) {
+      // Its lease brings it back once it expires; the others go on.
+      log.error({ err: error, campaignId: task.campaignId }, "campaign verification failed");
+      return "POSTPONED";
+    }
+  }
+
+  function pass(): void {
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    running = runOnce()
+      .catch((error: unknown) => log.error({ err: error }, "verification pass failed"))
+      .finally(() => {
+        running = undefined;
+        if (stopped) return;
+        if (again) {
+          again = false;
+          pass();
+        } else {
+          timer = setTimeout(pass, options.intervalMs);
+        }
+      });
+  }
+
+  return {
+    name: "verification",
+    runOnce,
+    wake() {
+      if (!stopped) pass();
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      timer = setTimeout(pass, options.intervalMs);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Campaign } from "../../../gen/encore/campaign/v1/campaign_pb.js";
+import type { CreateCampaignRequest } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { parseAccountName, parseGameName, parseListingName } from "../../domain/resource-names.js";
+import { invalidArgument } from "../../errors/status.js";
+import { gameExists, insertCampaignWithProject } from "../../store/campaigns.js";
+import { findLink } from "../../store/links.js";
+import { newId } from "../account/new-id.js";
+import { isUniqueViolation } from "../account/unique-violation.js";
+import type { ServiceDeps } from "../deps.js";
+import { authorize } from "../principal.js";
+import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
+import { notFoundMessage, readName } from "./management-access.js";
+import { checkDisplayName } from "./platform-answers.js";
+import { readLinkApps } from "./read-link-apps.js";
+
+/** The public key a game ships with: 192 random bits, url-safe, never derived from anything. */
+function newCampaignKey(): string {
+  return `ck_${randomBytes(24).toString("base64url")}`;
+}
+
+/**
+ * CreateCampaign (spec 3.2): the game is the account's own, the listing one of the link's (as
+ * the platform lists it now), funding_visibility chosen, one campaign per app. Returns
+ * STATE_VERIFYING at once with its own top-up-only project; verification runs in the background.
+ */
+export function createCreateCampaign(deps: ServiceDeps) {
+  return async (request: CreateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
+    const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
+    authorize(ctx, "encore.encores.create", accountId, notFoundMessage(request.parent));
+    const campaign = request.campaign;
+    const displayName = checkDisplayName(campaign?.displayName ?? "", "campaign.displayName", 200);
+    const fundingVisibility = fromFundingVisibility(campaign?.fundingVisibility ?? 0);
+    if (fundingVisibility === undefined) {
+      throw invalidArgument('"campaign.fundingVisibility" is required: choose what players may see of the funding.');
+    }
+    const gameId = await ownGame(deps, accountId, campaign?.game ?? "");
+    const { linkId, appId } = await ownListing(deps, accountId, campaign?.listing ?? "");
+    const now = deps.now();
+    const id = newId(now);
+    try {
+      const row = await insertCampaignWithProject(deps.db, {
+        id,
+        accountId,
+        displayName,
+        gameId,
+        linkId,
+        appId,
+        fundingVisibility,
+        campaignKey: newCampaignKey(),
+        projectId: newId(now),
+        now,
+      });
+      deps.wakeVerification?.();
+      return toCampaign(row);
+    } catch (error) {
+      // The unique index on app_id decides between two concurrent creates for one app.
+      if (!isUniqueViolation(error)) throw error;
+      throw deps.refuse("PRODUCT_ALREADY_HAS_CAMPAIGN", {
+        subject: campaign?.listing ?? "",
+        message: `App ${appId} already has a campaign.`,
+        metadata: { appId: String(appId) },
+      });
+    }
+  };
+}
+
+async function ownGame(deps: ServiceDeps, accountId: string, game: string): Promise<string> {
+  const name = readName(parseGameName(game), "campaign.game", "accounts/{account}/games/{game}");
+  if (name.accountId !== accountId || !(await gameExists(deps.db, accountId, name.gameId))) {
+    throw invalidArgument('"campaign.game" must be one of this account\'s own games.');
+  }
+  return name.gameId;
+}
+
+async function ownListing(
+  deps: ServiceDeps,
+  accountId: string,
+  listing: string,
+): Promise<{ linkId: string; appId: bigint }> {
+  const name = readName(
+    parseListingName(listing),
+    "campaign.listing",
+    "accounts/{account}/distributorLinks/{distributor_link}/listings/{app_id}",
+  );
+  const link = name.accountId === accountId ? await findLink(deps.db, accountId, name.linkId) : null;
+  if (!link) throw invalidArgument('"campaign.listing" must name one of this account\'s distributor links.');
+  const apps = await readLinkApps(deps, link, listing);
+  if (!apps.some((app) => BigInt(app.appid) === name.appId)) {
+    throw invalidArgument(`"campaign.listing": the link's publisher key does not own app ${name.appId}.`);
+  }
+  return { linkId: link.id, appId: name.appId };
+}

@@ -1,0 +1,43 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { CreateDistributorLinkRequest } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { DistributorLink } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
+import { parseAccountName } from "../../domain/resource-names.js";
+import { invalidArgument } from "../../errors/status.js";
+import { insertLink } from "../../store/links.js";
+import { newId } from "../account/new-id.js";
+import type { ServiceDeps } from "../deps.js";
+import { authorize } from "../principal.js";
+import { fingerprintSecret, sealSecret } from "../secret-box.js";
+import { toDistributorLink } from "./link-mapper.js";
+import { notFoundMessage, readName } from "./management-access.js";
+import { appsOrRefusal, checkDisplayName, isPlausibleKey, ownsAGame } from "./platform-answers.js";
+
+/**
+ * CreateDistributorLink (spec 4.6): the key is checked with the platform and its apps read
+ * before anything is stored; it is stored encrypted and only its fingerprint is returned.
+ */
+export function createCreateDistributorLink(deps: ServiceDeps) {
+  return async (request: CreateDistributorLinkRequest, ctx: HandlerContext): Promise<DistributorLink> => {
+    const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
+    authorize(ctx, "encore.links.create", accountId, notFoundMessage(request.parent));
+    const link = request.distributorLink;
+    const publisherKey = link?.steam?.publisherKey ?? "";
+    if (!isPlausibleKey(publisherKey)) {
+      throw invalidArgument('"distributorLink.steam.publisherKey" is required: the publisher key, without spaces.');
+    }
+    const displayName = checkDisplayName(link?.displayName ?? "", "distributorLink.displayName", 200);
+    const apps = appsOrRefusal(await deps.steam.listPartnerApps({ publisherKey }));
+    if (!ownsAGame(apps)) throw invalidArgument("The publisher key owns no game on the platform.");
+    const now = deps.now();
+    const row = await insertLink(deps.db, {
+      id: newId(now),
+      accountId,
+      displayName,
+      sandbox: link?.steam?.sandbox ?? false,
+      publisherKeyEncrypted: sealSecret(deps.masterKey, publisherKey),
+      fingerprint: fingerprintSecret(publisherKey),
+      now,
+    });
+    return toDistributorLink(row);
+  };
+}

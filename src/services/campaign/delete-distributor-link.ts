@@ -1,0 +1,29 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { DeleteDistributorLinkRequest } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { parseLinkName } from "../../domain/resource-names.js";
+import { notFound } from "../../errors/status.js";
+import { deleteLinkUnlessUsed } from "../../store/links.js";
+import type { ServiceDeps } from "../deps.js";
+import { authorize } from "../principal.js";
+import { expectedVersion, staleEtag } from "./etag-check.js";
+import { LINK_SHAPE } from "./get-distributor-link.js";
+import { notFoundMessage, readName } from "./management-access.js";
+
+/** DeleteDistributorLink (spec 4.6): LINK_IN_USE while a campaign names it or a purchase went through it. */
+export function createDeleteDistributorLink(deps: ServiceDeps) {
+  return async (request: DeleteDistributorLinkRequest, ctx: HandlerContext): Promise<Record<string, never>> => {
+    const name = readName(parseLinkName(request.name), "name", LINK_SHAPE);
+    const message = notFoundMessage(request.name);
+    authorize(ctx, "encore.links.delete", name.accountId, message);
+    const outcome = await deleteLinkUnlessUsed(deps.db, { ...name, expectedVersion: expectedVersion(request.etag) });
+    if (outcome === "absent") throw notFound(message);
+    if (outcome === "stale") throw staleEtag(deps, request.name);
+    if (outcome === "inUse") {
+      throw deps.refuse("LINK_IN_USE", {
+        subject: request.name,
+        message: "The link is in use: a campaign names it or a purchase was made through it.",
+      });
+    }
+    return {};
+  };
+}

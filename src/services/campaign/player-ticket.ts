@@ -1,0 +1,40 @@
+import { unavailable } from "../../errors/status.js";
+import { markLinkCredentialInvalid } from "../../store/purchases.js";
+import type { ServiceDeps } from "../deps.js";
+
+export interface TicketCheck {
+  campaignKey: string;
+  appId: bigint;
+  linkId: string;
+  publisherKey: string;
+  ticket: string;
+}
+
+/**
+ * The player the platform vouches for (spec 5.1), checked with the studio's own key for the
+ * campaign's app: a ticket minted for another app is refused by the platform (reference 2,
+ * error 102) and so is PLAYER_NOT_AUTHENTICATED too. A rejected key marks the link
+ * STATE_CREDENTIAL_INVALID and answers PUBLISHER_UNAVAILABLE, since the player was never judged.
+ */
+export async function authenticatePlayer(deps: ServiceDeps, check: TicketCheck): Promise<string> {
+  const result = await deps.steam.authenticateTicket({
+    publisherKey: check.publisherKey,
+    appid: Number(check.appId),
+    ticket: check.ticket,
+  });
+  if (result.kind === "ok") return result.value.steamid;
+  if (result.kind === "unavailable") {
+    throw Object.assign(unavailable("The platform is not answering; retry with backoff."), { cause: result.cause });
+  }
+  if (result.keyRejected) {
+    await markLinkCredentialInvalid(deps.db, check.linkId);
+    throw deps.refuse("PUBLISHER_UNAVAILABLE", {
+      subject: check.campaignKey,
+      message: "The studio's platform key was rejected.",
+    });
+  }
+  throw deps.refuse("PLAYER_NOT_AUTHENTICATED", {
+    subject: check.campaignKey,
+    message: `The platform did not vouch for the player (${result.code}).`,
+  });
+}

@@ -1,0 +1,208 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import type { CampaignState, FundingVisibility } from "../../gen/prisma/enums.js";
+import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import type { ConditionalWrite } from "./links.js";
+import type { Db } from "./open-database.js";
+
+// Campaigns (spec 3.2): each with its own top-up-only funding project, its verification facts
+// and, once the hosting side started one, its latest transfer.
+
+export interface TransferItemRow {
+  resourceId: string;
+  position: number;
+  state: "PENDING" | "MOVED" | "AWAITING_ACKNOWLEDGEMENT" | "FRESH_INSTALL" | "FAILED";
+  detail: string;
+}
+
+export interface TransferRow {
+  id: string;
+  sourceProjectId: string;
+  mode: "CONVERT" | "MOVE";
+  acknowledgeWarnings: boolean;
+  requestId: string | null;
+  state: "RUNNING" | "AWAITING_ACKNOWLEDGEMENT" | "SUCCEEDED" | "FAILED";
+  createTime: Date;
+  endTime: Date | null;
+  items: TransferItemRow[];
+}
+
+export interface CampaignRow {
+  id: string;
+  accountId: string;
+  displayName: string;
+  gameId: string;
+  linkId: string;
+  appId: bigint;
+  fundingVisibility: FundingVisibility;
+  campaignKey: string;
+  state: CampaignState;
+  keyOwnsApp: boolean;
+  removedFromSale: boolean;
+  endingAnnouncement: string;
+  explanation: string;
+  verifyTime: Date | null;
+  projectId: string;
+  version: number;
+  createTime: Date;
+  updateTime: Date;
+  /** The latest transfer, newest first; none until one was started. */
+  transfers: TransferRow[];
+}
+
+const withLatestTransfer = {
+  transfers: {
+    orderBy: [{ createTime: "desc" }, { id: "desc" }],
+    take: 1,
+    include: { items: { orderBy: { position: "asc" } } },
+  },
+} satisfies Prisma.CampaignInclude;
+
+export function gameExists(db: Db, accountId: string, gameId: string): Promise<boolean> {
+  return db.game.count({ where: { id: gameId, accountId } }).then((count) => count > 0);
+}
+
+export interface NewCampaign {
+  id: string;
+  accountId: string;
+  displayName: string;
+  gameId: string;
+  linkId: string;
+  appId: bigint;
+  fundingVisibility: FundingVisibility;
+  campaignKey: string;
+  projectId: string;
+  now: Date;
+}
+
+/** The campaign and its funding project in one transaction (spec 3.2, 1.1). */
+export function insertCampaignWithProject(db: Db, campaign: NewCampaign): Promise<CampaignRow> {
+  const { projectId, now, ...fields } = campaign;
+  return db.$transaction(async (tx) => {
+    await tx.project.create({
+      data: {
+        id: projectId,
+        accountId: campaign.accountId,
+        displayName: `Campaign: ${campaign.displayName || campaign.id}`,
+        topUpOnly: true,
+        createTime: now,
+      },
+    });
+    return tx.campaign.create({
+      data: { ...fields, projectId, state: "VERIFYING", createTime: now, updateTime: now },
+      include: withLatestTransfer,
+    });
+  });
+}
+
+export function findCampaign(db: Db, accountId: string, campaignId: string): Promise<CampaignRow | null> {
+  return db.campaign.findFirst({ where: { id: campaignId, accountId }, include: withLatestTransfer });
+}
+
+export async function listCampaigns(
+  db: Db,
+  options: { accountId: string; state: CampaignState | undefined; after: readonly string[] | undefined; take: number },
+): Promise<Paged<CampaignRow>[]> {
+  const state = options.state === undefined ? Prisma.empty : Prisma.sql`AND state = ${options.state}::"CampaignState"`;
+  const keys = await pageKeys(db, {
+    table: "campaigns",
+    where: Prisma.sql`account_id = ${options.accountId} ${state}`,
+    direction: "oldestFirst",
+    after: options.after,
+    take: options.take,
+  });
+  const rows = await db.campaign.findMany({
+    where: { id: { in: keys.map((key) => key.id) } },
+    include: withLatestTransfer,
+  });
+  return inPageOrder(keys, rows);
+}
+
+export interface CampaignChanges {
+  displayName?: string;
+  fundingVisibility?: FundingVisibility;
+}
+
+/**
+ * A conditional write on `version` (AIP-154): of two updates made with the same etag, only
+ * the first matches; the other is told it is stale.
+ */
+export async function updateCampaign(
+  db: Db,
+  options: {
+    accountId: string;
+    campaignId: string;
+    expectedVersion: number | undefined;
+    changes: CampaignChanges;
+    now: Date;
+  },
+): Promise<ConditionalWrite<CampaignRow>> {
+  const { accountId, campaignId, expectedVersion, changes, now } = options;
+  const written = await db.campaign.updateMany({
+    where: { id: campaignId, accountId, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
+    data: { ...changes, version: { increment: 1 }, updateTime: now },
+  });
+  const row = await findCampaign(db, accountId, campaignId);
+  if (!row) return { kind: "absent" };
+  return written.count === 1 ? { kind: "written", row } : { kind: "stale" };
+}
+
+export type CampaignDeletion = "deleted" | "absent" | "stale" | "transferredOrBought";
+
+/**
+ * Deletes the campaign (its offers go with it) unless a transfer started or a purchase was
+ * made (spec 3.3, 4.6). Its funding project goes too while it holds nothing: no balance, no
+ * ledger entry, no resource; otherwise it stays as one of the account's projects.
+ */
+export function deleteCampaign(
+  db: Db,
+  options: { accountId: string; campaignId: string; expectedVersion: number | undefined },
+): Promise<CampaignDeletion> {
+  const { accountId, campaignId, expectedVersion } = options;
+  const version = expectedVersion === undefined ? Prisma.empty : Prisma.sql`AND version = ${expectedVersion}`;
+  return db.$transaction(async (tx) => {
+    const deleted = await tx.$queryRaw<{ project_id: string }[]>`
+      DELETE FROM campaigns c
+       WHERE c.id = ${campaignId} AND c.account_id = ${accountId} ${version}
+         AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.campaign_id = c.id)
+         AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.campaign_id = c.id)
+      RETURNING c.project_id`;
+    const projectId = deleted[0]?.project_id;
+    if (projectId !== undefined) {
+      await tx.$executeRaw`
+        DELETE FROM projects p
+         WHERE p.id = ${projectId} AND p.balance_nanos = 0
+           AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.project_id = p.id)
+           AND NOT EXISTS (SELECT 1 FROM resources r WHERE r.project_id = p.id)
+           AND NOT EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.project_id = p.id)`;
+      return "deleted";
+    }
+    const row = await tx.campaign.findFirst({ where: { id: campaignId, accountId }, select: { version: true } });
+    if (!row) return "absent";
+    if (expectedVersion !== undefined && row.version !== expectedVersion) return "stale";
+    return "transferredOrBought";
+  });
+}
+
+export type Retry =
+  | { kind: "retried"; row: CampaignRow }
+  | { kind: "absent" }
+  | { kind: "notRetryable"; state: CampaignState };
+
+/** Spec 3.2: back to VERIFYING only from NEEDS_REVIEW or DECLINED, decided in the write itself. */
+export async function retryVerification(
+  db: Db,
+  options: { accountId: string; campaignId: string; from: readonly CampaignState[]; now: Date },
+): Promise<Retry> {
+  const { accountId, campaignId, from, now } = options;
+  const written = await db.campaign.updateMany({
+    where: { id: campaignId, accountId, state: { in: [...from] } },
+    data: { state: "VERIFYING", verifyLeaseUntil: null, version: { increment: 1 }, updateTime: now },
+  });
+  const row = await findCampaign(db, accountId, campaignId);
+  if (!row) return { kind: "absent" };
+  return written.count === 1 ? { kind: "retried", row } : { kind: "notRetryable", state: row.state };
+}
+
+export async function campaignExists(db: Db, accountId: string, campaignId: string): Promise<boolean> {
+  return (await db.campaign.count({ where: { id: campaignId, accountId } })) > 0;
+}

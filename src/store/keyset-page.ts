@@ -1,0 +1,54 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import type { Db } from "./open-database.js";
+
+// Keyset pages over (create_time, id). The cursor carries create_time as text with its
+// microseconds: a JS Date holds only milliseconds, and a truncated cursor would repeat or
+// skip rows created within the same millisecond.
+
+/** The tables listed this way; a closed set, so no table name ever comes from a caller. */
+export type PagedTable = "distributor_links" | "settlements" | "campaigns" | "offers" | "purchases";
+
+export interface KeysetOptions {
+  table: PagedTable;
+  /** The list's scope, e.g. Prisma.sql`account_id = ${accountId}`. */
+  where: Prisma.Sql;
+  direction: "oldestFirst" | "newestFirst";
+  /** [createTimeText, id] of the last row of the previous page. */
+  after: readonly string[] | undefined;
+  take: number;
+}
+
+export interface PageKey {
+  id: string;
+  /** create_time, UTC, microseconds: the cursor's first half. */
+  createTimeText: string;
+}
+
+export async function pageKeys(db: Db, options: KeysetOptions): Promise<PageKey[]> {
+  const { table, where, direction, after, take } = options;
+  const newest = direction === "newestFirst";
+  const order = newest ? Prisma.sql`create_time DESC, id DESC` : Prisma.sql`create_time ASC, id ASC`;
+  const afterCursor =
+    after === undefined
+      ? Prisma.empty
+      : newest
+        ? Prisma.sql`AND (create_time, id) < (${after[0]}::timestamptz, ${after[1]})`
+        : Prisma.sql`AND (create_time, id) > (${after[0]}::timestamptz, ${after[1]})`;
+  return db.$queryRaw<PageKey[]>`
+    SELECT id, to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createTimeText"
+      FROM ${Prisma.raw(table)}
+     WHERE ${where} ${afterCursor}
+     ORDER BY ${order}
+     LIMIT ${take}`;
+}
+
+export type Paged<T> = T & { pageCursor: readonly string[] };
+
+/** Rows loaded by id, put back in the page's order, each with its cursor. */
+export function inPageOrder<T extends { id: string }>(keys: readonly PageKey[], rows: readonly T[]): Paged<T>[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return keys.flatMap((key) => {
+    const row = byId.get(key.id);
+    return row === undefined ? [] : [{ ...row, pageCursor: [key.createTimeText, key.id] }];
+  });
+}

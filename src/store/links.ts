@@ -1,0 +1,169 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import type { Db } from "./open-database.js";
+
+// Distributor links (spec 2.6, 3.3): the encrypted publisher key, its fingerprint and the
+// link's money (outstanding, reserved, limit) as integer nano-USD.
+
+export interface LinkRow {
+  id: string;
+  accountId: string;
+  displayName: string;
+  sandbox: boolean;
+  publisherKeyEncrypted: Uint8Array;
+  fingerprint: string;
+  state: "ACTIVE" | "CREDENTIAL_INVALID";
+  outstandingNanos: bigint;
+  reservedNanos: bigint;
+  outstandingLimitNanos: bigint;
+  version: number;
+  createTime: Date;
+  updateTime: Date;
+}
+
+export interface NewLink {
+  id: string;
+  accountId: string;
+  displayName: string;
+  sandbox: boolean;
+  publisherKeyEncrypted: Uint8Array<ArrayBuffer>;
+  fingerprint: string;
+  now: Date;
+}
+
+/** A new link starts at the operator's default outstanding limit (DESIGN 3), read in the same write. */
+export async function insertLink(db: Db, link: NewLink): Promise<LinkRow> {
+  return db.$transaction(async (tx) => {
+    const settings = await tx.operatorSettings.findUnique({ where: { id: 1 } });
+    return tx.distributorLink.create({
+      data: {
+        id: link.id,
+        accountId: link.accountId,
+        displayName: link.displayName,
+        sandbox: link.sandbox,
+        publisherKeyEncrypted: link.publisherKeyEncrypted,
+        fingerprint: link.fingerprint,
+        outstandingLimitNanos: settings?.defaultOutstandingLimitNanos ?? 0n,
+        createTime: link.now,
+        updateTime: link.now,
+      },
+    });
+  });
+}
+
+export function findLink(
+  db: Db | Prisma.TransactionClient,
+  accountId: string,
+  linkId: string,
+): Promise<LinkRow | null> {
+  return db.distributorLink.findFirst({ where: { id: linkId, accountId } });
+}
+
+export async function listLinks(
+  db: Db,
+  options: { accountId: string; after: readonly string[] | undefined; take: number },
+): Promise<Paged<LinkRow>[]> {
+  const keys = await pageKeys(db, {
+    table: "distributor_links",
+    where: Prisma.sql`account_id = ${options.accountId}`,
+    direction: "oldestFirst",
+    after: options.after,
+    take: options.take,
+  });
+  const rows = await db.distributorLink.findMany({ where: { id: { in: keys.map((key) => key.id) } } });
+  return inPageOrder(keys, rows);
+}
+
+/** The app ids sold by campaigns on the link: a rotated key must still own every one (spec 4.6). */
+export async function appIdsOnLink(db: Db, linkId: string): Promise<bigint[]> {
+  const campaigns = await db.campaign.findMany({ where: { linkId }, select: { appId: true } });
+  return campaigns.map((campaign) => campaign.appId);
+}
+
+export interface LinkChanges {
+  displayName?: string;
+  key?: { publisherKeyEncrypted: Uint8Array<ArrayBuffer>; fingerprint: string };
+}
+
+export type ConditionalWrite<T> = { kind: "written"; row: T } | { kind: "absent" } | { kind: "stale" };
+
+/**
+ * Writes the changes when the link is still at `expectedVersion` (or at any version when
+ * undefined), bumping the version. A rotated key clears STATE_CREDENTIAL_INVALID (spec 3.3).
+ */
+export async function updateLink(
+  db: Db,
+  options: { accountId: string; linkId: string; expectedVersion: number | undefined; changes: LinkChanges; now: Date },
+): Promise<ConditionalWrite<LinkRow>> {
+  const { accountId, linkId, expectedVersion, changes, now } = options;
+  const count = await db.distributorLink.updateMany({
+    where: { id: linkId, accountId, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
+    data: {
+      ...(changes.displayName === undefined ? {} : { displayName: changes.displayName }),
+      ...(changes.key === undefined ? {} : { ...changes.key, state: "ACTIVE" as const }),
+      version: { increment: 1 },
+      updateTime: now,
+    },
+  });
+  const row = await findLink(db, accountId, linkId);
+  if (!row) return { kind: "absent" };
+  return count.count === 1 ? { kind: "written", row } : { kind: "stale" };
+}
+
+export type LinkDeletion = "deleted" | "absent" | "stale" | "inUse";
+
+/**
+ * Deletes the link unless a campaign names it or a purchase was made through it (spec 4.6
+ * LINK_IN_USE). The check and the delete are one statement, so a campaign created meanwhile
+ * either blocks the delete or fails on the foreign key.
+ */
+export async function deleteLinkUnlessUsed(
+  db: Db,
+  options: { accountId: string; linkId: string; expectedVersion: number | undefined },
+): Promise<LinkDeletion> {
+  const { accountId, linkId, expectedVersion } = options;
+  const version = expectedVersion === undefined ? Prisma.empty : Prisma.sql`AND version = ${expectedVersion}`;
+  const deleted = await db.$executeRaw`
+    DELETE FROM distributor_links d
+     WHERE d.id = ${linkId} AND d.account_id = ${accountId} ${version}
+       AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.link_id = d.id)
+       AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.link_id = d.id)
+       AND NOT EXISTS (SELECT 1 FROM settlements s WHERE s.link_id = d.id)`;
+  if (deleted === 1) return "deleted";
+  const row = await findLink(db, accountId, linkId);
+  if (!row) return "absent";
+  if (expectedVersion !== undefined && row.version !== expectedVersion) return "stale";
+  return "inUse";
+}
+
+/** The platform rejected the link's key (spec 3.3): purchases become PUBLISHER_UNAVAILABLE. */
+export async function markCredentialInvalid(db: Db, linkId: string, now: Date): Promise<void> {
+  await db.distributorLink.updateMany({
+    where: { id: linkId, state: "ACTIVE" },
+    data: { state: "CREDENTIAL_INVALID", version: { increment: 1 }, updateTime: now },
+  });
+}
+
+export interface SettlementRow {
+  id: string;
+  linkId: string;
+  amountNanos: bigint;
+  reference: string;
+  createTime: Date;
+}
+
+/** The link's settlements, newest first. */
+export async function listSettlements(
+  db: Db,
+  options: { linkId: string; after: readonly string[] | undefined; take: number },
+): Promise<Paged<SettlementRow>[]> {
+  const keys = await pageKeys(db, {
+    table: "settlements",
+    where: Prisma.sql`link_id = ${options.linkId}`,
+    direction: "newestFirst",
+    after: options.after,
+    take: options.take,
+  });
+  const rows = await db.settlement.findMany({ where: { id: { in: keys.map((key) => key.id) } } });
+  return inPageOrder(keys, rows);
+}

@@ -1,0 +1,112 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import type { ConditionalWrite } from "./links.js";
+import type { Db } from "./open-database.js";
+
+// Offers of a campaign (spec 2.6, 3.3). Purchases copy price and credit when they begin, so
+// nothing here ever touches a purchase: a new price applies to purchases begun afterwards.
+
+export interface OfferRow {
+  id: string;
+  campaignId: string;
+  displayName: string;
+  description: string;
+  priceNanos: bigint;
+  creditNanos: bigint;
+  active: boolean;
+  version: number;
+  createTime: Date;
+  updateTime: Date;
+}
+
+export interface NewOffer {
+  id: string;
+  campaignId: string;
+  displayName: string;
+  description: string;
+  priceNanos: bigint;
+  creditNanos: bigint;
+  active: boolean;
+  now: Date;
+}
+
+export function insertOffer(db: Db, offer: NewOffer): Promise<OfferRow> {
+  const { now, ...data } = offer;
+  return db.offer.create({ data: { ...data, createTime: now, updateTime: now } });
+}
+
+/** The offer, when its campaign belongs to the account. */
+export function findOffer(
+  db: Db,
+  name: { accountId: string; campaignId: string; offerId: string },
+): Promise<OfferRow | null> {
+  return db.offer.findFirst({
+    where: { id: name.offerId, campaignId: name.campaignId, campaign: { accountId: name.accountId } },
+  });
+}
+
+export async function listOffers(
+  db: Db,
+  options: { campaignId: string; after: readonly string[] | undefined; take: number },
+): Promise<Paged<OfferRow>[]> {
+  const keys = await pageKeys(db, {
+    table: "offers",
+    where: Prisma.sql`campaign_id = ${options.campaignId}`,
+    direction: "oldestFirst",
+    after: options.after,
+    take: options.take,
+  });
+  const rows = await db.offer.findMany({ where: { id: { in: keys.map((key) => key.id) } } });
+  return inPageOrder(keys, rows);
+}
+
+export interface OfferChanges {
+  displayName?: string;
+  description?: string;
+  priceNanos?: bigint;
+  creditNanos?: bigint;
+  active?: boolean;
+}
+
+/** Writes only while the offer is still at `version` (AIP-154); bumps it. */
+export async function updateOfferAtVersion(
+  db: Db,
+  options: { campaignId: string; offerId: string; version: number; changes: OfferChanges; now: Date },
+): Promise<ConditionalWrite<OfferRow>> {
+  const { campaignId, offerId, version, changes, now } = options;
+  const written = await db.offer.updateMany({
+    where: { id: offerId, campaignId, version },
+    data: { ...changes, version: { increment: 1 }, updateTime: now },
+  });
+  const row = await db.offer.findFirst({ where: { id: offerId, campaignId } });
+  if (!row) return { kind: "absent" };
+  return written.count === 1 ? { kind: "written", row } : { kind: "stale" };
+}
+
+export type OfferDeletion = "deleted" | "deactivated" | "absent" | "stale";
+
+/** Spec 3.3: an offer somebody bought is deactivated instead of deleted. */
+export async function deleteOrDeactivateOffer(
+  db: Db,
+  options: { campaignId: string; offerId: string; expectedVersion: number | undefined; now: Date },
+): Promise<OfferDeletion> {
+  const { campaignId, offerId, expectedVersion, now } = options;
+  const version = expectedVersion === undefined ? Prisma.empty : Prisma.sql`AND version = ${expectedVersion}`;
+  try {
+    const deleted = await db.$executeRaw`
+      DELETE FROM offers o
+       WHERE o.id = ${offerId} AND o.campaign_id = ${campaignId} ${version}
+         AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.offer_id = o.id)`;
+    if (deleted === 1) return "deleted";
+  } catch (error) {
+    // A purchase of it committed while we deleted (foreign key): it was bought after all.
+    if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003")) throw error;
+  }
+  const deactivated = await db.offer.updateMany({
+    where: { id: offerId, campaignId, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
+    data: { active: false, version: { increment: 1 }, updateTime: now },
+  });
+  if (deactivated.count === 1) return "deactivated";
+  const exists = await db.offer.count({ where: { id: offerId, campaignId } });
+  return exists === 0 ? "absent" : "stale";
+}
