@@ -24,6 +24,21 @@ const schema = z
     TLS_KEY_FILE: optionalText,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STOREFRONT_SHARE_PERCENT: z.coerce.number().int().min(0).max(99).default(30),
+    // Campaign verification (spec 3.2): time between passes over campaigns in VERIFYING; a
+    // create or retry in this process also starts one at once.
+    VERIFICATION_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+    // Settlement sweeper (spec 3.1, DESIGN 3): how often it sweeps; how long after begin a
+    // purchase nobody completed is settled by it (also how long before it looks at one again);
+    // how long an unapproved order stays open before it is cancelled. Approved orders are thus
+    // settled within settle-after + interval (default 90 s: "within a couple of minutes").
+    SETTLEMENT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+    SETTLEMENT_SETTLE_AFTER_MS: z.coerce.number().int().positive().default(60_000),
+    SETTLEMENT_CANCEL_AFTER_MS: z.coerce.number().int().positive().default(15 * 60_000),
+    // Rate limits (spec 8): per client socket address over every public call, and per campaign
+    // key over purchases:begin, each as requests per window.
+    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+    RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(600),
+    RATE_LIMIT_BEGIN_PER_CAMPAIGN: z.coerce.number().int().positive().default(600),
   })
   .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, {
     message: "is required when DATABASE_URL is set",
@@ -32,6 +47,11 @@ const schema = z
   .refine((env) => !env.DATABASE_URL || env.OPERATOR_TOKEN, {
     message: "is required when DATABASE_URL is set",
     path: ["OPERATOR_TOKEN"],
+  })
+  // The sweeper must never look at a purchase whose InitTxn may still be under way.
+  .refine((env) => env.SETTLEMENT_SETTLE_AFTER_MS > 2 * env.STEAM_TIMEOUT_MS, {
+    message: "must be more than twice STEAM_TIMEOUT_MS",
+    path: ["SETTLEMENT_SETTLE_AFTER_MS"],
   })
   .refine((env) => Boolean(env.TLS_CERT_FILE) === Boolean(env.TLS_KEY_FILE), {
     message: "TLS_CERT_FILE and TLS_KEY_FILE go together",
@@ -54,6 +74,9 @@ export interface Config {
   tls: { certFile: string; keyFile: string } | undefined;
   logLevel: Env["LOG_LEVEL"];
   storefrontSharePercent: number;
+  verificationIntervalMs: number;
+  settlement: { intervalMs: number; settleAfterMs: number; cancelAfterMs: number };
+  rateLimit: { windowSeconds: number; perAddress: number; beginPerCampaign: number };
 }
 
 export class ConfigError extends Error {}
@@ -82,5 +105,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
     logLevel: e.LOG_LEVEL,
     storefrontSharePercent: e.STOREFRONT_SHARE_PERCENT,
+    verificationIntervalMs: e.VERIFICATION_INTERVAL_MS,
+    settlement: {
+      intervalMs: e.SETTLEMENT_SWEEP_INTERVAL_MS,
+      settleAfterMs: e.SETTLEMENT_SETTLE_AFTER_MS,
+      cancelAfterMs: e.SETTLEMENT_CANCEL_AFTER_MS,
+    },
+    rateLimit: {
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      perAddress: e.RATE_LIMIT_PER_ADDRESS,
+      beginPerCampaign: e.RATE_LIMIT_BEGIN_PER_CAMPAIGN,
+    },
   });
 }

@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import type { Registry } from "@bufbuild/protobuf";
 import { type ConnectRouter, type ContextValues, type Interceptor, createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { createRestHandler } from "../transcode/create-rest-handler.js";
 import { createImplementationDispatch } from "../transcode/implementation-dispatch.js";
+import { kClientAddress } from "../services/peer-address.js";
 import { kPeerAddress, kRequestId, normalisePeerAddress } from "./context.js";
+import type { Cors } from "./cors.js";
 import { createHealthRoutes } from "./health.js";
 import type { RequestHandler } from "./listener.js";
 
@@ -17,6 +20,10 @@ export interface RequestHandlerOptions {
   maxBodyBytes: number;
   ready: () => Promise<void>;
   logger: Logger;
+  /** CORS for the origins the operator allowed (spec 8); none when unset. */
+  cors?: Cors;
+  /** Types carried in `google.protobuf.Any` fields (e.g. an Operation's), for JSON on every protocol. */
+  registry?: Registry;
 }
 
 type Req = Parameters<RequestHandler>[0];
@@ -27,17 +34,21 @@ type Req = Parameters<RequestHandler>[0];
  */
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const requestIds = new WeakMap<Req, string>();
-  const contextValues = (req: Req): ContextValues =>
-    createContextValues()
-      // The connection's own address: a caller-written header never decides who is calling.
-      .set(kPeerAddress, normalisePeerAddress(req.socket?.remoteAddress))
+  const contextValues = (req: Req): ContextValues => {
+    // The connection's own address: a caller-written header never decides who is calling.
+    const peer = normalisePeerAddress(req.socket?.remoteAddress);
+    return createContextValues()
+      .set(kPeerAddress, peer)
+      .set(kClientAddress, peer)
       .set(kRequestId, requestIds.get(req) ?? randomUUID());
+  };
 
   // REST calls the implementations directly with a real handler context and the same
   // interceptors; measured ~2x faster than a synthesized Connect hop (README, Benchmarks).
   const rest = createRestHandler({
     dispatch: createImplementationDispatch({ routes: options.routes, interceptors: options.interceptors }),
     maxBodyBytes: options.maxBodyBytes,
+    registry: options.registry,
     contextValues,
     onInternalError: (cause) => options.logger.error({ err: cause }, "REST transcoding failed"),
   });
@@ -45,6 +56,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     routes: options.routes,
     interceptors: options.interceptors,
     readMaxBytes: options.maxBodyBytes,
+    ...(options.registry === undefined ? {} : { jsonOptions: { registry: options.registry } }),
     contextValues,
     fallback: rest,
   });
@@ -57,6 +69,15 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     res.setHeader("cache-control", "no-store");
     res.setHeader("x-request-id", requestId);
     if (health(req, res)) return;
-    connect(req, res);
+    const { cors } = options;
+    if (!cors || req.headers.origin === undefined) return connect(req, res);
+    // CORS first: connect-node answers OPTIONS 405 (reference api-conventions 8).
+    cors(req, res).then(
+      (answered) => answered || connect(req, res),
+      (error: unknown) => {
+        options.logger.error({ err: error }, "allowed origins could not be read; no CORS headers sent");
+        connect(req, res);
+      },
+    );
   };
 }

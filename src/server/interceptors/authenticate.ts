@@ -1,10 +1,10 @@
 import { type DescMethod, getOption, hasOption } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { http } from "../../../gen/google/api/annotations_pb.js";
 import { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { http } from "../../../gen/google/api/annotations_pb.js";
 import { unauthenticated } from "../../errors/status.js";
-import { bearerToken, hashToken, sameSecret } from "../../services/credentials.js";
-import { type Principal, kPrincipal } from "../../services/principal.js";
+import { API_KEY_PREFIX, bearerToken, hashToken, SESSION_PREFIX, sameSecret } from "../../services/credentials.js";
+import { kPrincipal, type Principal } from "../../services/principal.js";
 import type { Db } from "../../store/open-database.js";
 
 export interface AuthenticateOptions {
@@ -51,14 +51,31 @@ export function createAuthenticateInterceptor(options: AuthenticateOptions): Int
   };
 }
 
+/**
+ * An API key or a live session, told apart by their prefixes (credentials.ts), so a token of
+ * neither shape costs no query. Role and membership are read on every call: a deleted key, a
+ * removed member or a changed role takes effect at once.
+ */
 async function resolveAccountPrincipal(options: AuthenticateOptions, token: string): Promise<Principal | undefined> {
   const hash = hashToken(token);
-  const key = await options.db.apiKey.findUnique({ where: { keyHash: hash }, select: { id: true, accountId: true, role: true } });
-  if (key) return { kind: "apiKey", id: key.id, accountId: key.accountId, role: key.role };
+  if (token.startsWith(API_KEY_PREFIX)) {
+    const key = await options.db.apiKey.findUnique({
+      where: { keyHash: hash },
+      select: { id: true, accountId: true, role: true },
+    });
+    return key ? { kind: "apiKey", id: key.id, accountId: key.accountId, role: key.role } : undefined;
+  }
+  if (!token.startsWith(SESSION_PREFIX)) return undefined;
   const session = await options.db.session.findUnique({
     where: { tokenHash: hash },
     select: { id: true, expireTime: true, member: { select: { id: true, accountId: true, role: true } } },
   });
   if (!session || session.expireTime <= options.now()) return undefined;
-  return { kind: "session", id: session.id, memberId: session.member.id, accountId: session.member.accountId, role: session.member.role };
+  return {
+    kind: "session",
+    id: session.id,
+    memberId: session.member.id,
+    accountId: session.member.accountId,
+    role: session.member.role,
+  };
 }

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createApp } from "../app.js";
+import { loadConfig } from "../config.js";
+import { createLogger } from "../logger.js";
+import { createListener } from "../server/listener.js";
+import { loadOrCreateLocalSecrets } from "../store/local-secrets.js";
+import { migrate } from "../store/migrate.js";
+import { openDatabase } from "../store/open-database.js";
+import { demoCommands } from "./demo-commands.js";
+import { seedDemo } from "./seed-demo.js";
+import { simControl, startSimulatorProcess } from "./simulator-process.js";
+
+// `npm run dev`: the Steam simulator and the service on a fresh embedded database in a temp
+// directory, a demo campaign ready to sell, and the commands that buy credit end to end.
+
+const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
+
+async function main(): Promise<void> {
+  // Undone in reverse on Ctrl-C, also when it comes while still starting.
+  const undo: (() => unknown)[] = [];
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    for (const step of undo.reverse()) await step();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+
+  const sim = await startSimulatorProcess();
+  undo.push(() => sim.stop());
+  process.once("exit", () => sim.stop());
+  const dataDir = mkdtempSync(join(tmpdir(), "encore-dev-"));
+  undo.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const { DATABASE_URL: _ignored, ...env } = process.env;
+  const config = loadConfig({
+    LOG_LEVEL: "warn",
+    ...env,
+    DATA_DIR: dataDir,
+    STEAM_API_URL: sim.url,
+    STEAM_STORE_URL: sim.storeUrl,
+  });
+  const logger = createLogger(config.logLevel);
+  const secrets = loadOrCreateLocalSecrets(dataDir);
+  const database = await openDatabase({ kind: "pglite", dataDir });
+  undo.push(() => database.close());
+  const sql = await database.openSqlRunner();
+  await migrate(sql, MIGRATIONS_DIR).finally(() => sql.close());
+
+  const shop = await seedDemo(database.prisma, secrets.masterKey);
+  await simControl(sim.url, "/publisher-keys", {
+    key: shop.publisherKey,
+    apps: [{ appid: shop.appId, name: "Spacewar" }],
+  });
+  await simControl(sim.url, "/players", { steamid: shop.steamid });
+
+  const app = createApp({ config, database, logger, secrets });
+  const listener = createListener({ handler: app.handler });
+  const address = await listener.listen(config.port, config.host);
+  undo.push(() => app.stop());
+  undo.push(() => listener.close());
+  app.start();
+  const apiUrl = `http://${address.address}:${address.port}`;
+  process.stdout.write(`Encore Campaigns (dev) on ${apiUrl}; Steam simulator on ${sim.url}; data in ${dataDir}\n`);
+  process.stdout.write(`Operator token: ${secrets.operatorToken}\n\nBuy credit as a player (paste into a shell):\n\n`);
+  process.stdout.write(`${demoCommands(apiUrl, sim.url, shop)}\n\nCtrl-C stops everything and deletes the data.\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`dev start-up failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,29 @@
+import { type CampaignState, exceedsOutstandingLimit, type LinkExposure, type LinkState } from "./availability.js";
+
+// Every local refusal of begin, decided before any platform call (spec 4.3 rules 1 and 2), in
+// one order: NOT_VERIFIED, NOT_READY, OFFER_INACTIVE, PUBLISHER_UNAVAILABLE, then the limit.
+
+export type BeginRefusal =
+  | "CAMPAIGN_NOT_VERIFIED"
+  | "CAMPAIGN_NOT_READY"
+  | "OFFER_INACTIVE"
+  | "PUBLISHER_UNAVAILABLE"
+  | "PUBLISHER_LIMIT_REACHED";
+
+export interface BeginRefusalFacts {
+  campaignState: CampaignState;
+  ready: boolean;
+  /** Undefined when the campaign has no such offer (spec 7: "off sale or does not exist"). */
+  offer: { active: boolean; creditNanos: bigint } | undefined;
+  linkState: LinkState;
+  link: LinkExposure;
+}
+
+export function beginRefusal(facts: BeginRefusalFacts): BeginRefusal | undefined {
+  if (facts.campaignState !== "VERIFIED") return "CAMPAIGN_NOT_VERIFIED";
+  if (!facts.ready) return "CAMPAIGN_NOT_READY";
+  if (!facts.offer?.active) return "OFFER_INACTIVE";
+  if (facts.linkState !== "ACTIVE") return "PUBLISHER_UNAVAILABLE";
+  if (exceedsOutstandingLimit(facts.link, facts.offer.creditNanos)) return "PUBLISHER_LIMIT_REACHED";
+  return undefined;
+}

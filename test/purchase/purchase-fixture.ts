@@ -1,0 +1,87 @@
+import { loadConfig } from "../../src/config.js";
+import { createRefuse } from "../../src/errors/refusals.js";
+import { createSettlementSweeper, type SettlementSweeper } from "../../src/jobs/settlement-sweeper.js";
+import { createLogger } from "../../src/logger.js";
+import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
+import type { ServiceDeps } from "../../src/services/deps.js";
+import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
+import type { Db } from "../../src/store/open-database.js";
+import type { SeedCampaignOptions, SeedOfferOptions } from "../support/seed.js";
+import { mintPlayer, type SeededShop, seedShop } from "../support/seed-purchases.js";
+import { type RestResult, startTestServer, TEST_MASTER_KEY, type TestServer } from "../support/test-server.js";
+
+export interface PurchaseFixture {
+  sim: SteamSimulator;
+  server: TestServer;
+  db: Db;
+  /** A second client of the same platform, for what a test does "behind the service's back". */
+  steam: SteamClient;
+  shop(options?: SeedCampaignOptions & { offer?: SeedOfferOptions }): Promise<SeededShop>;
+  player(shop: SeededShop): Promise<{ steamid: string; ticket: string }>;
+  begin(body: Record<string, unknown>, headers?: Record<string, string>): Promise<RestResult>;
+  complete(body: Record<string, unknown>): Promise<RestResult>;
+  /** A sweeper of its own on a clock the test moves (the app's own sweeper is left to its schedule). */
+  sweeper(clock: { now: Date }, intervalMs?: number): SettlementSweeper;
+  close(): Promise<void>;
+}
+
+// Short, so platform faults (timeouts) end quickly; settle-after must stay above 2x this.
+const STEAM_TIMEOUT_MS = 1000;
+
+export async function startPurchaseFixture(env: Record<string, string> = {}): Promise<PurchaseFixture> {
+  const sim = await startSteamSimulator({ port: 0 });
+  const fullEnv = {
+    STEAM_API_URL: sim.url,
+    STEAM_STORE_URL: sim.storeUrl,
+    STEAM_TIMEOUT_MS: String(STEAM_TIMEOUT_MS),
+    LOG_LEVEL: "silent",
+    ...env,
+  };
+  const server = await startTestServer({ env: fullEnv });
+  const db = server.db.database.prisma;
+  const steam = createSteamClient({
+    apiUrl: sim.url,
+    storeUrl: sim.storeUrl,
+    timeoutMs: STEAM_TIMEOUT_MS,
+    readRetries: 0,
+  });
+  const config = loadConfig(fullEnv);
+  const sweepers: SettlementSweeper[] = [];
+  const post = (path: string) => (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    server.rest("POST", path, body, headers);
+  return {
+    sim,
+    server,
+    db,
+    steam,
+    shop: (options = {}) => seedShop(db, sim.control, TEST_MASTER_KEY, options),
+    player: (shop) => mintPlayer(sim.control, shop.appId),
+    begin: post("/v1/public/purchases:begin"),
+    complete: post("/v1/public/purchases:complete"),
+    sweeper(clock, intervalMs) {
+      const deps: ServiceDeps = {
+        db,
+        refuse: createRefuse(config.errorDomain),
+        now: () => clock.now,
+        steam,
+        masterKey: TEST_MASTER_KEY,
+        config,
+        logger: createLogger("silent"),
+      };
+      const sweeper = createSettlementSweeper({ deps, ...config.settlement, ...(intervalMs ? { intervalMs } : {}) });
+      sweepers.push(sweeper);
+      return sweeper;
+    },
+    async close() {
+      await Promise.all(sweepers.map((sweeper) => sweeper.stop()));
+      await steam.close();
+      await server.close();
+      await sim.close();
+    },
+  };
+}
+
+/** Minutes after now, for a sweeper clock. */
+export function minutesFromNow(minutes: number): Date {
+  return new Date(Date.now() + minutes * 60_000);
+}
