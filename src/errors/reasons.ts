@@ -28,6 +28,11 @@ export const reasons = {
   TRANSFER_RUNNING: { code: Code.Aborted, precondition: false },
   WARNINGS_NOT_ACKNOWLEDGED: { code: Code.FailedPrecondition, precondition: true },
   ETAG_MISMATCH: { code: Code.Aborted, precondition: false },
+  // The operator's refusals (OperatorService; our own names).
+  /** DecideCampaign: the campaign's state does not allow this decision (or another operator decided first). */
+  REVIEW_NOT_ALLOWED: { code: Code.FailedPrecondition, precondition: true },
+  /** RecordSettlement: more than the link's outstanding credit. */
+  SETTLEMENT_EXCEEDS_OUTSTANDING: { code: Code.FailedPrecondition, precondition: true },
 } as const satisfies Record<string, { code: Code; precondition: boolean }>;
 
 export type Reason = keyof typeof reasons;

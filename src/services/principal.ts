@@ -1,5 +1,5 @@
-import { type HandlerContext, createContextKey } from "@connectrpc/connect";
-import { roleHolds, type Permission, type Role } from "../domain/permissions.js";
+import { createContextKey, type HandlerContext } from "@connectrpc/connect";
+import { type Permission, type Role, roleHolds } from "../domain/permissions.js";
 import { notFound, unauthenticated } from "../errors/status.js";
 
 /** Who is calling a management method, as resolved from `Authorization: Bearer <token>`. */
@@ -23,9 +23,23 @@ export function requirePrincipal(ctx: HandlerContext): Principal {
  * Otherwise NOT_FOUND, worded exactly as for a resource that does not exist, so nobody
  * learns which resources exist (spec 5.3).
  */
-export function authorize(ctx: HandlerContext, permission: Permission, accountId: string, notFoundMessage: string): Principal {
+export function authorize(
+  ctx: HandlerContext,
+  permission: Permission,
+  accountId: string,
+  notFoundMessage: string,
+): Principal {
   const principal = requirePrincipal(ctx);
   if (principal.kind === "operator") throw notFound(notFoundMessage);
   if (principal.accountId !== accountId || !roleHolds(principal.role, permission)) throw notFound(notFoundMessage);
   return principal;
+}
+
+/**
+ * Allows only the operator (the operator token). The authenticate interceptor already admits
+ * nothing else to OperatorService; every operator handler checks again so that a wiring
+ * mistake cannot hand an account's key the operator's powers.
+ */
+export function requireOperator(ctx: HandlerContext): void {
+  if (requirePrincipal(ctx).kind !== "operator") throw unauthenticated();
 }

@@ -1,0 +1,23 @@
+import { Command } from "commander";
+import { addAccountCommands } from "./account-commands.js";
+import type { CliEnvironment } from "./cli-context.js";
+import { addMoneyCommands } from "./money-commands.js";
+import { DEFAULT_URL } from "./operator-client.js";
+import { addReviewCommands } from "./review-commands.js";
+import { addSettingsCommands } from "./settings-commands.js";
+
+/** `npm run admin -- <command>`: the operator's command line over OperatorService. */
+export function createProgram(environment: CliEnvironment): Command {
+  const program = new Command("admin")
+    .description("Encore Campaigns operator commands")
+    .option("--url <url>", `the service (default: ENCORE_URL or ${DEFAULT_URL})`)
+    .option("--token <token>", "the operator token (default: OPERATOR_TOKEN, else DATA_DIR/secrets.json)")
+    .option("--json", "print JSON for scripts")
+    .showHelpAfterError()
+    .exitOverride();
+  addAccountCommands(program, environment);
+  addReviewCommands(program, environment);
+  addMoneyCommands(program, environment);
+  addSettingsCommands(program, environment);
+  return program;
+}

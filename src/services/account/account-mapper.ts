@@ -1,0 +1,93 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  type Account,
+  AccountSchema,
+  type ApiKey,
+  ApiKeySchema,
+  type Member,
+  MemberSchema,
+  Role as ProtoRole,
+} from "../../../gen/encore/account/v1/account_service_pb.js";
+import type { Role } from "../../domain/permissions.js";
+import { invalidArgument } from "../../errors/status.js";
+import { accountName, apiKeyName, memberName } from "./account-names.js";
+
+const toProto: Record<Role, ProtoRole> = {
+  OWNER: ProtoRole.OWNER,
+  ADMIN: ProtoRole.ADMIN,
+  BILLING: ProtoRole.BILLING,
+  VIEWER: ProtoRole.VIEWER,
+};
+
+export function toProtoRole(role: Role): ProtoRole {
+  return toProto[role];
+}
+
+/** The domain role of a request's role; ROLE_UNSPECIFIED (or an unknown number) is refused. */
+export function readRole(role: ProtoRole, field: string): Role {
+  switch (role) {
+    case ProtoRole.OWNER:
+      return "OWNER";
+    case ProtoRole.ADMIN:
+      return "ADMIN";
+    case ProtoRole.BILLING:
+      return "BILLING";
+    case ProtoRole.VIEWER:
+      return "VIEWER";
+    default:
+      throw invalidArgument(`"${field}" must be ROLE_OWNER, ROLE_ADMIN, ROLE_BILLING or ROLE_VIEWER.`);
+  }
+}
+
+export interface AccountRow {
+  id: string;
+  displayName: string;
+  createTime: Date;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  accountId: string;
+  displayName: string;
+  role: Role;
+  keyPrefix: string;
+  createTime: Date;
+}
+
+export interface MemberRow {
+  id: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  createTime: Date;
+}
+
+export function toAccount(row: AccountRow): Account {
+  return create(AccountSchema, {
+    name: accountName(row.id),
+    displayName: row.displayName,
+    createTime: timestampFromDate(row.createTime),
+  });
+}
+
+/** An API key; `keyString` only in the response that created it (the secret is not stored). */
+export function toApiKey(row: ApiKeyRow, keyString = ""): ApiKey {
+  return create(ApiKeySchema, {
+    name: apiKeyName(row.accountId, row.id),
+    displayName: row.displayName,
+    role: toProtoRole(row.role),
+    keyString,
+    keyPrefix: row.keyPrefix,
+    createTime: timestampFromDate(row.createTime),
+  });
+}
+
+export function toMember(row: MemberRow): Member {
+  return create(MemberSchema, {
+    name: memberName(row.accountId, row.id),
+    email: row.email,
+    role: toProtoRole(row.role),
+    createTime: timestampFromDate(row.createTime),
+  });
+}

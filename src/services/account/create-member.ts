@@ -1,0 +1,43 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { CreateMemberRequest, Member } from "../../../gen/encore/account/v1/account_service_pb.js";
+import { alreadyExists, invalidArgument } from "../../errors/status.js";
+import type { ServiceDeps } from "../deps.js";
+import { authorize } from "../principal.js";
+import { readRole, toMember } from "./account-mapper.js";
+import { parseAccountName } from "./account-names.js";
+import { insertMember } from "./account-store.js";
+import { accountNotFound } from "./get-account.js";
+import { newId } from "./new-id.js";
+import { isUniqueViolation } from "./unique-violation.js";
+
+const MAX_EMAIL = 254;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Adds a user by email with a role; one membership per email and account (ALREADY_EXISTS). */
+export function createCreateMember(deps: ServiceDeps) {
+  return async (request: CreateMemberRequest, ctx: HandlerContext): Promise<Member> => {
+    const accountId = parseAccountName(request.parent, "parent");
+    authorize(ctx, "account.members.create", accountId, accountNotFound(request.parent));
+    const input = request.member;
+    if (!input) throw invalidArgument('Missing required field "member".');
+    const email = readEmail(input.email);
+    const role = readRole(input.role, "member.role");
+    const now = deps.now();
+    try {
+      const row = await insertMember(deps.db, { id: newId(now), accountId, email, role, createTime: now });
+      return toMember(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw alreadyExists(`"${email}" is already a member of ${request.parent}.`);
+      throw error;
+    }
+  };
+}
+
+/** Emails compare case-insensitively, so they are kept lower-cased. */
+function readEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (trimmed.length === 0 || trimmed.length > MAX_EMAIL || !EMAIL.test(trimmed)) {
+    throw invalidArgument('"member.email" must be an email address.');
+  }
+  return trimmed;
+}

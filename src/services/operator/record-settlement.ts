@@ -1,0 +1,71 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Settlement } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
+import type { RecordSettlementRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
+import { newId } from "../account/new-id.js";
+import { isUniqueViolation } from "../account/unique-violation.js";
+import { toSettlement } from "../campaign/link-mapper.js";
+import type { ServiceDeps } from "../deps.js";
+import { requireOperator } from "../principal.js";
+import { findSettlementByRequestId, recordSettlement } from "./link-store.js";
+import { readUsd } from "./operator-money.js";
+import { readLinkName } from "./operator-names.js";
+import { readRequestId } from "./request-id.js";
+
+const MAX_REFERENCE = 256;
+
+/**
+ * Records what an account paid for credit already issued and lowers the link's outstanding by
+ * as much, atomically; more than the outstanding is SETTLEMENT_EXCEEDS_OUTSTANDING. Idempotent
+ * on request_id: a retry (or a concurrent twin) gets the first settlement back, recorded once.
+ */
+export function createRecordSettlement(deps: ServiceDeps) {
+  return async (request: RecordSettlementRequest, ctx: HandlerContext): Promise<Settlement> => {
+    requireOperator(ctx);
+    const link = readLinkName(request.parent, "parent");
+    const amountNanos = readUsd(request.amount, "amount");
+    if (amountNanos <= 0n) throw invalidArgument('"amount" must be more than zero.');
+    if (request.reference.length > MAX_REFERENCE) {
+      throw invalidArgument(`"reference" must be at most ${MAX_REFERENCE} characters.`);
+    }
+    const requestId = readRequestId(request.requestId);
+    const replay = async () => {
+      const earlier = requestId === undefined ? null : await findSettlementByRequestId(deps.db, requestId);
+      if (!earlier) return undefined;
+      if (
+        earlier.linkId !== link.linkId ||
+        earlier.link.accountId !== link.accountId ||
+        earlier.amountNanos !== amountNanos
+      ) {
+        throw alreadyExists('"requestId" was already used for a different settlement.');
+      }
+      return toSettlement(link, earlier);
+    };
+    const first = await replay();
+    if (first) return first;
+    const now = deps.now();
+    const outcome = await recordSettlement(deps.db, {
+      id: newId(now),
+      accountId: link.accountId,
+      linkId: link.linkId,
+      amountNanos,
+      reference: request.reference.trim(),
+      requestId: requestId ?? null,
+      createTime: now,
+    }).catch(async (error: unknown) => {
+      if (isUniqueViolation(error)) return { kind: "duplicate" } as const;
+      throw error;
+    });
+    if (outcome.kind === "recorded") return toSettlement(link, outcome.settlement);
+    // A concurrent call with the same request_id committed first: answer with its settlement.
+    const twin = await replay();
+    if (twin) return twin;
+    if (outcome.kind === "noLink") throw notFound(`Distributor link "${request.parent}" not found.`);
+    if (outcome.kind === "duplicate") throw alreadyExists('"requestId" was already used.');
+    throw deps.refuse("SETTLEMENT_EXCEEDS_OUTSTANDING", {
+      subject: request.parent,
+      message: "The settlement is more than the link's outstanding credit.",
+      metadata: { outstandingNanos: outcome.outstandingNanos.toString() },
+    });
+  };
+}

@@ -1,0 +1,14 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type Settings, SettingsSchema } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { OperatorSettings } from "../../../gen/prisma/client.js";
+import { toMoney } from "../money-mapper.js";
+
+export function toSettings(row: OperatorSettings): Settings {
+  return create(SettingsSchema, {
+    name: "settings",
+    defaultOutstandingLimit: toMoney(row.defaultOutstandingLimitNanos),
+    allowedOrigins: row.allowedOrigins,
+    updateTime: timestampFromDate(row.updateTime),
+  });
+}

@@ -1,0 +1,51 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Settings, UpdateSettingsRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { invalidArgument } from "../../errors/status.js";
+import type { ServiceDeps } from "../deps.js";
+import { requireOperator } from "../principal.js";
+import { readAllowedOrigins } from "./allowed-origins.js";
+import { readLimit } from "./operator-money.js";
+import { toSettings } from "./settings-mapper.js";
+import { type SettingsChange, updateSettings } from "./settings-store.js";
+
+const FIELDS = ["default_outstanding_limit", "allowed_origins"] as const;
+type Field = (typeof FIELDS)[number];
+
+/**
+ * Updates the default outstanding limit (for links created afterwards; existing links keep
+ * theirs) and the allowed CORS origins. With an update_mask only the named fields change
+ * ("*" names both); without one, the fields the request populates (AIP-134).
+ */
+export function createUpdateSettings(deps: ServiceDeps) {
+  return async (request: UpdateSettingsRequest, ctx: HandlerContext): Promise<Settings> => {
+    requireOperator(ctx);
+    const settings = request.settings;
+    if (!settings) throw invalidArgument('Missing required field "settings".');
+    const fields = maskedFields(request.updateMask?.paths ?? [], settings);
+    const change: SettingsChange = { updateTime: deps.now() };
+    if (fields.has("default_outstanding_limit")) {
+      change.defaultOutstandingLimitNanos = readLimit(
+        settings.defaultOutstandingLimit,
+        "settings.defaultOutstandingLimit",
+      );
+    }
+    if (fields.has("allowed_origins")) change.allowedOrigins = readAllowedOrigins(settings.allowedOrigins);
+    return toSettings(await updateSettings(deps.db, change));
+  };
+}
+
+function maskedFields(paths: readonly string[], settings: Settings): Set<Field> {
+  if (paths.length === 0) {
+    const populated = new Set<Field>();
+    if (settings.defaultOutstandingLimit) populated.add("default_outstanding_limit");
+    if (settings.allowedOrigins.length > 0) populated.add("allowed_origins");
+    return populated;
+  }
+  if (paths.includes("*")) return new Set(FIELDS);
+  for (const path of paths) {
+    if (!(FIELDS as readonly string[]).includes(path)) {
+      throw invalidArgument(`"updateMask" may name default_outstanding_limit or allowed_origins, not "${path}".`);
+    }
+  }
+  return new Set(paths as Field[]);
+}
