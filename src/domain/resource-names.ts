@@ -13,6 +13,12 @@ export type NameResult<T> = { ok: true; value: T } | { ok: false };
 export interface AccountName {
   accountId: string;
 }
+export interface ApiKeyName extends AccountName {
+  apiKeyId: string;
+}
+export interface MemberName extends AccountName {
+  memberId: string;
+}
 export interface LinkName extends AccountName {
   linkId: string;
 }
@@ -62,6 +68,16 @@ export function parseAccountName(name: string): NameResult<AccountName> {
   return result(ids && { accountId: ids[0] as string });
 }
 
+export function parseApiKeyName(name: string): NameResult<ApiKeyName> {
+  const ids = match(name, ["accounts", "{}", "apiKeys", "{}"]);
+  return result(ids && { accountId: ids[0] as string, apiKeyId: ids[1] as string });
+}
+
+export function parseMemberName(name: string): NameResult<MemberName> {
+  const ids = match(name, ["accounts", "{}", "members", "{}"]);
+  return result(ids && { accountId: ids[0] as string, memberId: ids[1] as string });
+}
+
 export function parseLinkName(name: string): NameResult<LinkName> {
   const ids = match(name, ["accounts", "{}", "distributorLinks", "{}"]);
   return result(ids && { accountId: ids[0] as string, linkId: ids[1] as string });
@@ -103,6 +119,8 @@ export function parseGameName(name: string): NameResult<GameName> {
 
 export const names = {
   account: (accountId: string) => `accounts/${accountId}`,
+  apiKey: (n: ApiKeyName) => `accounts/${n.accountId}/apiKeys/${n.apiKeyId}`,
+  member: (n: MemberName) => `accounts/${n.accountId}/members/${n.memberId}`,
   link: (n: LinkName) => `accounts/${n.accountId}/distributorLinks/${n.linkId}`,
   listing: (n: ListingName) => `accounts/${n.accountId}/distributorLinks/${n.linkId}/listings/${n.appId}`,
   settlement: (n: LinkName, settlementId: string) =>

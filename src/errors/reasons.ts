@@ -33,6 +33,9 @@ export const reasons = {
   REVIEW_NOT_ALLOWED: { code: Code.FailedPrecondition, precondition: true },
   /** RecordSettlement: more than the link's outstanding credit. */
   SETTLEMENT_EXCEEDS_OUTSTANDING: { code: Code.FailedPrecondition, precondition: true },
+  // The account service's refusals (AccountService; our own names).
+  /** DeleteApiKey, DeleteMember, UpdateMember: the write would leave the account without any owner. */
+  LAST_OWNER: { code: Code.FailedPrecondition, precondition: true },
 } as const satisfies Record<string, { code: Code; precondition: boolean }>;
 
 export type Reason = keyof typeof reasons;

@@ -49,7 +49,8 @@ export interface CampaignRow {
   transfers: TransferRow[];
 }
 
-const withLatestTransfer = {
+/** What every campaign read includes: the latest transfer with its items (CampaignRow). */
+export const withLatestTransfer = {
   transfers: {
     orderBy: [{ createTime: "desc" }, { id: "desc" }],
     take: 1,

@@ -10,8 +10,11 @@ import {
   Role as ProtoRole,
 } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { Role } from "../../domain/permissions.js";
+import { names } from "../../domain/resource-names.js";
 import { invalidArgument } from "../../errors/status.js";
-import { accountName, apiKeyName, memberName } from "./account-names.js";
+import type { AccountRow } from "../../store/accounts.js";
+import type { ApiKeyRow } from "../../store/api-keys.js";
+import type { MemberRow } from "../../store/members.js";
 
 const toProto: Record<Role, ProtoRole> = {
   OWNER: ProtoRole.OWNER,
@@ -40,32 +43,9 @@ export function readRole(role: ProtoRole, field: string): Role {
   }
 }
 
-export interface AccountRow {
-  id: string;
-  displayName: string;
-  createTime: Date;
-}
-
-export interface ApiKeyRow {
-  id: string;
-  accountId: string;
-  displayName: string;
-  role: Role;
-  keyPrefix: string;
-  createTime: Date;
-}
-
-export interface MemberRow {
-  id: string;
-  accountId: string;
-  email: string;
-  role: Role;
-  createTime: Date;
-}
-
 export function toAccount(row: AccountRow): Account {
   return create(AccountSchema, {
-    name: accountName(row.id),
+    name: names.account(row.id),
     displayName: row.displayName,
     createTime: timestampFromDate(row.createTime),
   });
@@ -74,7 +54,7 @@ export function toAccount(row: AccountRow): Account {
 /** An API key; `keyString` only in the response that created it (the secret is not stored). */
 export function toApiKey(row: ApiKeyRow, keyString = ""): ApiKey {
   return create(ApiKeySchema, {
-    name: apiKeyName(row.accountId, row.id),
+    name: names.apiKey({ accountId: row.accountId, apiKeyId: row.id }),
     displayName: row.displayName,
     role: toProtoRole(row.role),
     keyString,
@@ -85,7 +65,7 @@ export function toApiKey(row: ApiKeyRow, keyString = ""): ApiKey {
 
 export function toMember(row: MemberRow): Member {
   return create(MemberSchema, {
-    name: memberName(row.accountId, row.id),
+    name: names.member({ accountId: row.accountId, memberId: row.id }),
     email: row.email,
     role: toProtoRole(row.role),
     createTime: timestampFromDate(row.createTime),

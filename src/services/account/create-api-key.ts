@@ -1,21 +1,22 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ApiKey, CreateApiKeyRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
+import { parseAccountName } from "../../domain/resource-names.js";
 import { invalidArgument } from "../../errors/status.js";
+import { insertApiKey } from "../../store/api-keys.js";
+import { readName } from "../campaign/management-access.js";
 import { API_KEY_PREFIX, issueToken } from "../credentials.js";
 import type { ServiceDeps } from "../deps.js";
+import { newId } from "../ids.js";
 import { authorize } from "../principal.js";
 import { readRole, toApiKey } from "./account-mapper.js";
-import { parseAccountName } from "./account-names.js";
-import { insertApiKey } from "./account-store.js";
-import { accountNotFound } from "./get-account.js";
-import { newId } from "./new-id.js";
+import { ACCOUNT_SHAPE, accountNotFound } from "./get-account.js";
 
 export const MAX_DISPLAY_NAME = 200;
 
 /** Creates a key; its secret is in this response once and only its SHA-256 is stored. */
 export function createCreateApiKey(deps: ServiceDeps) {
   return async (request: CreateApiKeyRequest, ctx: HandlerContext): Promise<ApiKey> => {
-    const accountId = parseAccountName(request.parent, "parent");
+    const { accountId } = readName(parseAccountName(request.parent), "parent", ACCOUNT_SHAPE);
     authorize(ctx, "account.apiKeys.create", accountId, accountNotFound(request.parent));
     const input = request.apiKey;
     if (!input) throw invalidArgument('Missing required field "apiKey".');

@@ -1,14 +1,15 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CreateMemberRequest, Member } from "../../../gen/encore/account/v1/account_service_pb.js";
+import { parseAccountName } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument } from "../../errors/status.js";
+import { insertMember } from "../../store/members.js";
+import { isUniqueViolation } from "../../store/unique-violation.js";
+import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
+import { newId } from "../ids.js";
 import { authorize } from "../principal.js";
 import { readRole, toMember } from "./account-mapper.js";
-import { parseAccountName } from "./account-names.js";
-import { insertMember } from "./account-store.js";
-import { accountNotFound } from "./get-account.js";
-import { newId } from "./new-id.js";
-import { isUniqueViolation } from "./unique-violation.js";
+import { ACCOUNT_SHAPE, accountNotFound } from "./get-account.js";
 
 const MAX_EMAIL = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -16,7 +17,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /** Adds a user by email with a role; one membership per email and account (ALREADY_EXISTS). */
 export function createCreateMember(deps: ServiceDeps) {
   return async (request: CreateMemberRequest, ctx: HandlerContext): Promise<Member> => {
-    const accountId = parseAccountName(request.parent, "parent");
+    const { accountId } = readName(parseAccountName(request.parent), "parent", ACCOUNT_SHAPE);
     authorize(ctx, "account.members.create", accountId, accountNotFound(request.parent));
     const input = request.member;
     if (!input) throw invalidArgument('Missing required field "member".');

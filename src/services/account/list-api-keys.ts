@@ -4,13 +4,15 @@ import type {
   ListApiKeysRequest,
   ListApiKeysResponseSchema,
 } from "../../../gen/encore/account/v1/account_service_pb.js";
+import { parseAccountName } from "../../domain/resource-names.js";
+import { listApiKeys } from "../../store/api-keys.js";
+import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
-import { createPageTokens, readPageSize } from "../page-token.js";
+import { createPageTokens } from "../page-token.js";
 import { authorize } from "../principal.js";
 import { toApiKey } from "./account-mapper.js";
-import { parseAccountName } from "./account-names.js";
-import { listApiKeys } from "./account-store.js";
-import { accountNotFound } from "./get-account.js";
+import { ACCOUNT_SHAPE, accountNotFound } from "./get-account.js";
+import { listById } from "./list-by-id.js";
 
 /** The account's keys, without secrets; paged by id (creation order). */
 export function createListApiKeys(deps: ServiceDeps) {
@@ -19,13 +21,14 @@ export function createListApiKeys(deps: ServiceDeps) {
     request: ListApiKeysRequest,
     ctx: HandlerContext,
   ): Promise<MessageInitShape<typeof ListApiKeysResponseSchema>> => {
-    const accountId = parseAccountName(request.parent, "parent");
+    const { accountId } = readName(parseAccountName(request.parent), "parent", ACCOUNT_SHAPE);
     authorize(ctx, "account.apiKeys.list", accountId, accountNotFound(request.parent));
-    const size = readPageSize(request.pageSize);
-    const scope = `apiKeys:${accountId}`;
-    const after = pages.decode(scope, request.pageToken)?.[0];
-    const rows = await listApiKeys(deps.db, accountId, { take: size + 1, after });
-    const page = pages.page({ scope, rows, size, cursorOf: (row) => [row.id] });
+    const page = await listById(pages, {
+      scope: `apiKeys:${accountId}`,
+      pageSize: request.pageSize,
+      pageToken: request.pageToken,
+      load: (next) => listApiKeys(deps.db, accountId, next),
+    });
     return { apiKeys: page.items.map((row) => toApiKey(row)), nextPageToken: page.nextPageToken };
   };
 }

@@ -4,13 +4,15 @@ import type {
   ListMembersRequest,
   ListMembersResponseSchema,
 } from "../../../gen/encore/account/v1/account_service_pb.js";
+import { parseAccountName } from "../../domain/resource-names.js";
+import { listMembers } from "../../store/members.js";
+import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
-import { createPageTokens, readPageSize } from "../page-token.js";
+import { createPageTokens } from "../page-token.js";
 import { authorize } from "../principal.js";
 import { toMember } from "./account-mapper.js";
-import { parseAccountName } from "./account-names.js";
-import { listMembers } from "./account-store.js";
-import { accountNotFound } from "./get-account.js";
+import { ACCOUNT_SHAPE, accountNotFound } from "./get-account.js";
+import { listById } from "./list-by-id.js";
 
 /** The account's members, paged by id (creation order). */
 export function createListMembers(deps: ServiceDeps) {
@@ -19,13 +21,14 @@ export function createListMembers(deps: ServiceDeps) {
     request: ListMembersRequest,
     ctx: HandlerContext,
   ): Promise<MessageInitShape<typeof ListMembersResponseSchema>> => {
-    const accountId = parseAccountName(request.parent, "parent");
+    const { accountId } = readName(parseAccountName(request.parent), "parent", ACCOUNT_SHAPE);
     authorize(ctx, "account.members.list", accountId, accountNotFound(request.parent));
-    const size = readPageSize(request.pageSize);
-    const scope = `members:${accountId}`;
-    const after = pages.decode(scope, request.pageToken)?.[0];
-    const rows = await listMembers(deps.db, accountId, { take: size + 1, after });
-    const page = pages.page({ scope, rows, size, cursorOf: (row) => [row.id] });
+    const page = await listById(pages, {
+      scope: `members:${accountId}`,
+      pageSize: request.pageSize,
+      pageToken: request.pageToken,
+      load: (next) => listMembers(deps.db, accountId, next),
+    });
     return { members: page.items.map(toMember), nextPageToken: page.nextPageToken };
   };
 }

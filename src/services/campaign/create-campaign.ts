@@ -6,9 +6,9 @@ import { parseAccountName, parseGameName, parseListingName } from "../../domain/
 import { invalidArgument } from "../../errors/status.js";
 import { gameExists, insertCampaignWithProject } from "../../store/campaigns.js";
 import { findLink } from "../../store/links.js";
-import { newId } from "../account/new-id.js";
-import { isUniqueViolation } from "../account/unique-violation.js";
+import { isUniqueViolation } from "../../store/unique-violation.js";
 import type { ServiceDeps } from "../deps.js";
+import { newId } from "../ids.js";
 import { authorize } from "../principal.js";
 import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
 import { notFoundMessage, readName } from "./management-access.js";

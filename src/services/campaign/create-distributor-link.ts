@@ -4,8 +4,8 @@ import type { DistributorLink } from "../../../gen/encore/campaign/v1/distributo
 import { parseAccountName } from "../../domain/resource-names.js";
 import { invalidArgument } from "../../errors/status.js";
 import { insertLink } from "../../store/links.js";
-import { newId } from "../account/new-id.js";
 import type { ServiceDeps } from "../deps.js";
+import { newId } from "../ids.js";
 import { authorize } from "../principal.js";
 import { fingerprintSecret, sealSecret } from "../secret-box.js";
 import { toDistributorLink } from "./link-mapper.js";

@@ -5,13 +5,14 @@ import type {
   CreateAccountResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import { alreadyExists, invalidArgument } from "../../errors/status.js";
+import { findAccountByRequestId, insertAccountWithOwnerKey } from "../../store/accounts.js";
+import { findApiKeyByHash } from "../../store/api-keys.js";
+import { isUniqueViolation } from "../../store/unique-violation.js";
 import { toAccount, toApiKey } from "../account/account-mapper.js";
-import { newId } from "../account/new-id.js";
-import { isUniqueViolation } from "../account/unique-violation.js";
 import { API_KEY_PREFIX, issueToken } from "../credentials.js";
 import type { ServiceDeps } from "../deps.js";
+import { newId } from "../ids.js";
 import { requireOperator } from "../principal.js";
-import { findAccountByRequestId, findApiKeyByHash, insertAccountWithOwnerKey } from "./account-creation-store.js";
 import { deriveFirstApiKey } from "./first-api-key.js";
 import { readRequestId } from "./request-id.js";
 

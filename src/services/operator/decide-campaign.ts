@@ -3,13 +3,16 @@ import { type Campaign, Campaign_State } from "../../../gen/encore/campaign/v1/c
 import type { DecideCampaignRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import type { CampaignState } from "../../domain/availability.js";
 import { CAMPAIGN_STATE_NAMES } from "../../domain/campaign-filter.js";
+import { parseCampaignName } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
+import { findCampaign } from "../../store/campaigns.js";
+import { findCampaignState, moveCampaign } from "../../store/reviews.js";
 import { toCampaign } from "../campaign/campaign-mapper.js";
+import { CAMPAIGN_SHAPE } from "../campaign/get-campaign.js";
+import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
 import { requireOperator } from "../principal.js";
-import { readCampaignName } from "./operator-names.js";
 import { type Decision, defaultExplanations, isDecision, mayDecide } from "./review-decisions.js";
-import { findCampaign, findCampaignState, moveCampaign } from "./review-store.js";
 
 const MAX_EXPLANATION = 2000;
 
@@ -22,7 +25,7 @@ const MAX_EXPLANATION = 2000;
 export function createDecideCampaign(deps: ServiceDeps) {
   return async (request: DecideCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
     requireOperator(ctx);
-    const { accountId, campaignId } = readCampaignName(request.name);
+    const { accountId, campaignId } = readName(parseCampaignName(request.name), "name", CAMPAIGN_SHAPE);
     const to = readDecision(request.state);
     if (request.explanation.length > MAX_EXPLANATION) {
       throw invalidArgument(`"explanation" must be at most ${MAX_EXPLANATION} characters.`);

@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetSettingsRequest, Settings } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { readSettings } from "../../store/settings.js";
 import type { ServiceDeps } from "../deps.js";
 import { requireOperator } from "../principal.js";
 import { toSettings } from "./settings-mapper.js";
-import { readSettings } from "./settings-store.js";
 
 export function createGetSettings(deps: ServiceDeps) {
   return async (_request: GetSettingsRequest, ctx: HandlerContext): Promise<Settings> => {

@@ -4,10 +4,11 @@ import type {
   ListAccountsRequest,
   ListAccountsResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { listAccounts } from "../../store/accounts.js";
 import { toAccount } from "../account/account-mapper.js";
-import { listAccounts } from "../account/account-store.js";
+import { listById } from "../account/list-by-id.js";
 import type { ServiceDeps } from "../deps.js";
-import { createPageTokens, readPageSize } from "../page-token.js";
+import { createPageTokens } from "../page-token.js";
 import { requireOperator } from "../principal.js";
 
 /** Every account, paged by id (creation order). */
@@ -18,11 +19,12 @@ export function createListAccounts(deps: ServiceDeps) {
     ctx: HandlerContext,
   ): Promise<MessageInitShape<typeof ListAccountsResponseSchema>> => {
     requireOperator(ctx);
-    const size = readPageSize(request.pageSize);
-    const scope = "accounts";
-    const after = pages.decode(scope, request.pageToken)?.[0];
-    const rows = await listAccounts(deps.db, { take: size + 1, after });
-    const page = pages.page({ scope, rows, size, cursorOf: (row) => [row.id] });
+    const page = await listById(pages, {
+      scope: "accounts",
+      pageSize: request.pageSize,
+      pageToken: request.pageToken,
+      load: (next) => listAccounts(deps.db, next),
+    });
     return { accounts: page.items.map(toAccount), nextPageToken: page.nextPageToken };
   };
 }

@@ -4,12 +4,12 @@ import type {
   ListReviewsRequest,
   ListReviewsResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { listCampaignsInState } from "../../store/reviews.js";
 import { toCampaign } from "../campaign/campaign-mapper.js";
 import type { ServiceDeps } from "../deps.js";
 import { createPageTokens, readPageSize } from "../page-token.js";
 import { requireOperator } from "../principal.js";
 import { readReviewFilter } from "./review-filter.js";
-import { listCampaignsInState } from "./review-store.js";
 
 /** Campaigns of every account in one state, oldest first: the operator's review queue. */
 export function createListReviews(deps: ServiceDeps) {

@@ -1,15 +1,17 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Settlement } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { RecordSettlementRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { parseLinkName } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
-import { newId } from "../account/new-id.js";
-import { isUniqueViolation } from "../account/unique-violation.js";
+import { findSettlementByRequestId, recordSettlement } from "../../store/settlements.js";
+import { isUniqueViolation } from "../../store/unique-violation.js";
+import { LINK_SHAPE } from "../campaign/get-distributor-link.js";
 import { toSettlement } from "../campaign/link-mapper.js";
+import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
+import { newId } from "../ids.js";
 import { requireOperator } from "../principal.js";
-import { findSettlementByRequestId, recordSettlement } from "./link-store.js";
 import { readUsd } from "./operator-money.js";
-import { readLinkName } from "./operator-names.js";
 import { readRequestId } from "./request-id.js";
 
 const MAX_REFERENCE = 256;
@@ -22,7 +24,7 @@ const MAX_REFERENCE = 256;
 export function createRecordSettlement(deps: ServiceDeps) {
   return async (request: RecordSettlementRequest, ctx: HandlerContext): Promise<Settlement> => {
     requireOperator(ctx);
-    const link = readLinkName(request.parent, "parent");
+    const link = readName(parseLinkName(request.parent), "parent", LINK_SHAPE);
     const amountNanos = readUsd(request.amount, "amount");
     if (amountNanos <= 0n) throw invalidArgument('"amount" must be more than zero.');
     if (request.reference.length > MAX_REFERENCE) {

@@ -1,13 +1,15 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { DistributorLink } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { SetOutstandingLimitRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { parseLinkName } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
+import { setOutstandingLimit } from "../../store/outstanding-limit.js";
+import { LINK_SHAPE } from "../campaign/get-distributor-link.js";
 import { toDistributorLink } from "../campaign/link-mapper.js";
+import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
 import { requireOperator } from "../principal.js";
-import { setOutstandingLimit } from "./link-store.js";
 import { readLimit } from "./operator-money.js";
-import { readLinkName } from "./operator-names.js";
 
 /**
  * Sets a link's outstanding limit (spec 8). Lowering it below what is already outstanding
@@ -16,7 +18,7 @@ import { readLinkName } from "./operator-names.js";
 export function createSetOutstandingLimit(deps: ServiceDeps) {
   return async (request: SetOutstandingLimitRequest, ctx: HandlerContext): Promise<DistributorLink> => {
     requireOperator(ctx);
-    const { accountId, linkId } = readLinkName(request.name, "name");
+    const { accountId, linkId } = readName(parseLinkName(request.name), "name", LINK_SHAPE);
     const limitNanos = readLimit(request.outstandingLimit, "outstandingLimit");
     const row = await setOutstandingLimit(deps.db, { accountId, linkId, limitNanos, now: deps.now() });
     if (!row) throw notFound(`Distributor link "${request.name}" not found.`);

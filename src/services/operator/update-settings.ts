@@ -1,12 +1,12 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Settings, UpdateSettingsRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import { invalidArgument } from "../../errors/status.js";
+import { type SettingsChange, updateSettings } from "../../store/settings.js";
 import type { ServiceDeps } from "../deps.js";
 import { requireOperator } from "../principal.js";
 import { readAllowedOrigins } from "./allowed-origins.js";
 import { readLimit } from "./operator-money.js";
 import { toSettings } from "./settings-mapper.js";
-import { type SettingsChange, updateSettings } from "./settings-store.js";
 
 const FIELDS = ["default_outstanding_limit", "allowed_origins"] as const;
 type Field = (typeof FIELDS)[number];

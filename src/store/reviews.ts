@@ -1,20 +1,13 @@
-import { Prisma } from "../../../gen/prisma/client.js";
-import type { CampaignState } from "../../domain/availability.js";
-import { type CampaignRow, findCampaign } from "../../store/campaigns.js";
-import { inPageOrder, type Paged, pageKeys } from "../../store/keyset-page.js";
-import type { Db } from "../../store/open-database.js";
+import { Prisma } from "../../gen/prisma/client.js";
+import type { CampaignState } from "../domain/availability.js";
+import { type CampaignRow, withLatestTransfer } from "./campaigns.js";
+import type { DbClient } from "./db-client.js";
+import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import type { Db } from "./open-database.js";
 
-export { findCampaign };
+// The operator's review queue and decisions (services/operator/review-decisions.ts).
 
-const withLatestTransfer = {
-  transfers: {
-    orderBy: [{ createTime: "desc" }, { id: "desc" }],
-    take: 1,
-    include: { items: { orderBy: { position: "asc" } } },
-  },
-} satisfies Prisma.CampaignInclude;
-
-/** Campaigns of every account in `state`, oldest first: the operator's review queue. */
+/** Campaigns of every account in `state`, oldest first. */
 export async function listCampaignsInState(
   db: Db,
   options: { state: CampaignState; after: readonly string[] | undefined; take: number },
@@ -33,16 +26,26 @@ export async function listCampaignsInState(
   return inPageOrder(keys, rows);
 }
 
-export async function findCampaignState(db: Db, accountId: string, id: string): Promise<CampaignState | undefined> {
+export async function findCampaignState(
+  db: DbClient,
+  accountId: string,
+  id: string,
+): Promise<CampaignState | undefined> {
   const row = await db.campaign.findFirst({ where: { id, accountId }, select: { state: true } });
   return row?.state;
 }
 
+export interface CampaignMove {
+  accountId: string;
+  id: string;
+  from: CampaignState;
+  to: CampaignState;
+  explanation: string;
+  now: Date;
+}
+
 /** Moves a campaign from `from` to `to` only if it is still in `from`; whether it moved. */
-export async function moveCampaign(
-  db: Db,
-  change: { accountId: string; id: string; from: CampaignState; to: CampaignState; explanation: string; now: Date },
-): Promise<boolean> {
+export async function moveCampaign(db: DbClient, change: CampaignMove): Promise<boolean> {
   const { count } = await db.campaign.updateMany({
     where: { id: change.id, accountId: change.accountId, state: change.from },
     data: { state: change.to, explanation: change.explanation, version: { increment: 1 }, updateTime: change.now },

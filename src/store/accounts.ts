@@ -1,0 +1,55 @@
+import { type ApiKeyRow, apiKeyColumns } from "./api-keys.js";
+import type { DbClient } from "./db-client.js";
+import { afterId, type IdPage } from "./id-page.js";
+import type { Db } from "./open-database.js";
+
+// Accounts: created by the operator, each with its first owner API key.
+
+export interface AccountRow {
+  id: string;
+  displayName: string;
+  createTime: Date;
+}
+
+export interface CreatedAccountRow extends AccountRow {
+  /** CreateAccount's request_id, kept to answer its retries (null without one). */
+  requestId: string | null;
+}
+
+const accountColumns = { id: true, displayName: true, createTime: true } as const;
+
+export function findAccount(db: DbClient, id: string): Promise<AccountRow | null> {
+  return db.account.findUnique({ where: { id }, select: accountColumns });
+}
+
+export function listAccounts(db: DbClient, { take, after }: IdPage): Promise<AccountRow[]> {
+  return db.account.findMany({ where: afterId(after), select: accountColumns, orderBy: { id: "asc" }, take });
+}
+
+/** The account a request id created, or null. */
+export function findAccountByRequestId(db: DbClient, requestId: string): Promise<CreatedAccountRow | null> {
+  return db.account.findUnique({ where: { requestId }, select: { ...accountColumns, requestId: true } });
+}
+
+export interface NewAccount {
+  account: CreatedAccountRow;
+  ownerKey: { id: string; displayName: string; keyHash: string; keyPrefix: string };
+}
+
+export interface CreatedAccount {
+  account: CreatedAccountRow;
+  ownerKey: ApiKeyRow;
+}
+
+/** The account and its first owner key, written together or not at all. */
+export function insertAccountWithOwnerKey(db: Db, input: NewAccount): Promise<CreatedAccount> {
+  const { account, ownerKey } = input;
+  return db.$transaction(async (tx) => {
+    const row = await tx.account.create({ data: account, select: { ...accountColumns, requestId: true } });
+    const key = await tx.apiKey.create({
+      data: { ...ownerKey, accountId: account.id, role: "OWNER", createTime: account.createTime },
+      select: apiKeyColumns,
+    });
+    return { account: row, ownerKey: key };
+  });
+}

@@ -1,0 +1,62 @@
+import type { Role } from "../domain/permissions.js";
+import { guardLastOwner, type OwnerGuarded } from "./account-owners.js";
+import type { DbClient } from "./db-client.js";
+import { afterId, type IdPage } from "./id-page.js";
+import type { Db } from "./open-database.js";
+
+// API keys: only the SHA-256 of a secret is kept (the secret is shown once, at creation).
+
+export interface ApiKeyRow {
+  id: string;
+  accountId: string;
+  displayName: string;
+  role: Role;
+  keyPrefix: string;
+  createTime: Date;
+}
+
+export const apiKeyColumns = {
+  id: true,
+  accountId: true,
+  displayName: true,
+  role: true,
+  keyPrefix: true,
+  createTime: true,
+} as const;
+
+export interface NewApiKey extends ApiKeyRow {
+  keyHash: string;
+}
+
+export function insertApiKey(db: DbClient, key: NewApiKey): Promise<ApiKeyRow> {
+  return db.apiKey.create({ data: key, select: apiKeyColumns });
+}
+
+export function listApiKeys(db: DbClient, accountId: string, { take, after }: IdPage): Promise<ApiKeyRow[]> {
+  return db.apiKey.findMany({
+    where: { accountId, ...afterId(after) },
+    select: apiKeyColumns,
+    orderBy: { id: "asc" },
+    take,
+  });
+}
+
+/** An account's key by the hash of its secret (null once deleted). */
+export function findApiKeyByHash(db: DbClient, accountId: string, keyHash: string): Promise<ApiKeyRow | null> {
+  return db.apiKey.findFirst({ where: { accountId, keyHash }, select: apiKeyColumns });
+}
+
+/**
+ * Deletes a key unless it is the account's last owner (account-owners.ts). A deleted key stops
+ * authenticating at once: its hash is gone.
+ */
+export function deleteApiKey(db: Db, accountId: string, id: string): Promise<OwnerGuarded<void>> {
+  return guardLastOwner(db, {
+    accountId,
+    target: { apiKeyId: id },
+    losesOwner: (role) => role === "OWNER",
+    write: async (tx) => {
+      await tx.apiKey.delete({ where: { id } });
+    },
+  });
+}

@@ -1,0 +1,63 @@
+import type { Role } from "../domain/permissions.js";
+import { guardLastOwner, type OwnerGuarded } from "./account-owners.js";
+import type { DbClient } from "./db-client.js";
+import { afterId, type IdPage } from "./id-page.js";
+import type { Db } from "./open-database.js";
+
+// Members: users of an account by email, each with one role; sessions act as a member.
+
+export interface MemberRow {
+  id: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  createTime: Date;
+}
+
+const memberColumns = { id: true, accountId: true, email: true, role: true, createTime: true } as const;
+
+export function insertMember(db: DbClient, member: MemberRow): Promise<MemberRow> {
+  return db.member.create({ data: member, select: memberColumns });
+}
+
+export function findMember(db: DbClient, accountId: string, id: string): Promise<MemberRow | null> {
+  return db.member.findFirst({ where: { id, accountId }, select: memberColumns });
+}
+
+export function listMembers(db: DbClient, accountId: string, { take, after }: IdPage): Promise<MemberRow[]> {
+  return db.member.findMany({
+    where: { accountId, ...afterId(after) },
+    select: memberColumns,
+    orderBy: { id: "asc" },
+    take,
+  });
+}
+
+/** Gives a member a new role, unless that demotes the account's last owner (account-owners.ts). */
+export function updateMemberRole(
+  db: Db,
+  change: { accountId: string; id: string; role: Role },
+): Promise<OwnerGuarded<MemberRow>> {
+  const { accountId, id, role } = change;
+  return guardLastOwner(db, {
+    accountId,
+    target: { memberId: id },
+    losesOwner: (current) => current === "OWNER" && role !== "OWNER",
+    write: (tx) => tx.member.update({ where: { id }, data: { role }, select: memberColumns }),
+  });
+}
+
+/**
+ * Removes a member unless they are the account's last owner (account-owners.ts); their
+ * sessions go with them (ON DELETE CASCADE).
+ */
+export function deleteMember(db: Db, accountId: string, id: string): Promise<OwnerGuarded<void>> {
+  return guardLastOwner(db, {
+    accountId,
+    target: { memberId: id },
+    losesOwner: (role) => role === "OWNER",
+    write: async (tx) => {
+      await tx.member.delete({ where: { id } });
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import type { DbClient } from "./db-client.js";
+
+// Members' sessions: only the SHA-256 of a token is kept. An expired session no longer
+// authenticates (server/interceptors/authenticate.ts) and is deleted by the session purge.
+
+export interface NewSession {
+  id: string;
+  memberId: string;
+  tokenHash: string;
+  expireTime: Date;
+  createTime: Date;
+}
+
+export async function insertSession(db: DbClient, session: NewSession): Promise<void> {
+  await db.session.create({ data: session });
+}
+
+/**
+ * Deletes every session expired by `now` (the same `expire_time <= now` that stops it
+ * authenticating); how many went. Idempotent, so replicas may run it at the same time.
+ */
+export async function deleteExpiredSessions(db: DbClient, now: Date): Promise<number> {
+  const { count } = await db.session.deleteMany({ where: { expireTime: { lte: now } } });
+  return count;
+}
