@@ -10,6 +10,7 @@ import type { Config } from "./config.js";
 import { createRefuse } from "./errors/refusals.js";
 import type { Job } from "./jobs/job.js";
 import { createMeteringJob } from "./jobs/metering-job.js";
+import { createSessionPurge } from "./jobs/session-purge.js";
 import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
@@ -28,8 +29,8 @@ import { createBillingService } from "./services/billing/billing-service.js";
 import { createCampaignService } from "./services/campaign/campaign-service.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { createHostingService } from "./services/hosting/hosting-service.js";
-import { createOperationsService } from "./services/operations/operations-service.js";
 import { operationTypes } from "./services/operations/operation-types.js";
+import { createOperationsService } from "./services/operations/operations-service.js";
 import { createOperatorService } from "./services/operator/operator-service.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
 import type { Database } from "./store/open-database.js";
@@ -82,13 +83,14 @@ export function createApp(options: AppOptions): App {
     logger,
   };
 
+  // The payment provider is simulated here (DESIGN 2: platform/billing); nothing is charged.
+  const payments = createSimulatedPaymentProvider({ db: database.prisma, now });
   const routes = (router: ConnectRouter) => {
     router.service(CampaignService, createCampaignService(deps));
     router.service(AccountService, createAccountService(deps));
     router.service(OperatorService, createOperatorService(deps));
     router.service(HostingService, createHostingService(deps));
-    // The payment provider is simulated here (DESIGN 2: platform/billing); nothing is charged.
-    router.service(BillingService, createBillingService(deps, createSimulatedPaymentProvider({ db: database.prisma, now })));
+    router.service(BillingService, createBillingService(deps, payments));
     router.service(Operations, createOperationsService(deps));
   };
 
@@ -99,6 +101,7 @@ export function createApp(options: AppOptions): App {
     verification,
     createTransferMover({ deps, intervalMs: TRANSFER_MOVER_INTERVAL_MS }),
     createMeteringJob({ deps, intervalMs: METERING_INTERVAL_MS }),
+    createSessionPurge({ deps }),
   ];
   const rateLimit = createRateLimit({ ...config.rateLimit, redisUrl: config.redisUrl, logger });
 

@@ -1884,6 +1884,7 @@ export const AccountScalarFieldEnum = {
   id: 'id',
   displayName: 'displayName',
   requestId: 'requestId',
+  creditNanos: 'creditNanos',
   createTime: 'createTime'
 } as const
 
@@ -2101,6 +2102,7 @@ export const CheckoutSessionScalarFieldEnum = {
   projectId: 'projectId',
   amountNanos: 'amountNanos',
   state: 'state',
+  checkoutUrl: 'checkoutUrl',
   requestId: 'requestId',
   createTime: 'createTime'
 } as const
@@ -2191,6 +2193,20 @@ export type ListStringFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaMod
 
 
 /**
+ * Reference to a field of type 'BigInt'
+ */
+export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
+    
+
+
+/**
+ * Reference to a field of type 'BigInt[]'
+ */
+export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
+    
+
+
+/**
  * Reference to a field of type 'DateTime'
  */
 export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime'>
@@ -2250,20 +2266,6 @@ export type EnumLinkStateFieldRefInput<$PrismaModel> = FieldRefInputType<$Prisma
  * Reference to a field of type 'LinkState[]'
  */
 export type ListEnumLinkStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'LinkState[]'>
-    
-
-
-/**
- * Reference to a field of type 'BigInt'
- */
-export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
-    
-
-
-/**
- * Reference to a field of type 'BigInt[]'
- */
-export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
     
 
 

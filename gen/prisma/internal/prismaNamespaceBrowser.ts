@@ -92,6 +92,7 @@ export const AccountScalarFieldEnum = {
   id: 'id',
   displayName: 'displayName',
   requestId: 'requestId',
+  creditNanos: 'creditNanos',
   createTime: 'createTime'
 } as const
 
@@ -309,6 +310,7 @@ export const CheckoutSessionScalarFieldEnum = {
   projectId: 'projectId',
   amountNanos: 'amountNanos',
   state: 'state',
+  checkoutUrl: 'checkoutUrl',
   requestId: 'requestId',
   createTime: 'createTime'
 } as const

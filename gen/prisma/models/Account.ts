@@ -20,14 +20,25 @@ export type AccountModel = runtime.Types.Result.DefaultSelection<Prisma.$Account
 
 export type AggregateAccount = {
   _count: AccountCountAggregateOutputType | null
+  _avg: AccountAvgAggregateOutputType | null
+  _sum: AccountSumAggregateOutputType | null
   _min: AccountMinAggregateOutputType | null
   _max: AccountMaxAggregateOutputType | null
+}
+
+export type AccountAvgAggregateOutputType = {
+  creditNanos: number | null
+}
+
+export type AccountSumAggregateOutputType = {
+  creditNanos: bigint | null
 }
 
 export type AccountMinAggregateOutputType = {
   id: string | null
   displayName: string | null
   requestId: string | null
+  creditNanos: bigint | null
   createTime: Date | null
 }
 
@@ -35,6 +46,7 @@ export type AccountMaxAggregateOutputType = {
   id: string | null
   displayName: string | null
   requestId: string | null
+  creditNanos: bigint | null
   createTime: Date | null
 }
 
@@ -42,15 +54,25 @@ export type AccountCountAggregateOutputType = {
   id: number
   displayName: number
   requestId: number
+  creditNanos: number
   createTime: number
   _all: number
 }
 
 
+export type AccountAvgAggregateInputType = {
+  creditNanos?: true
+}
+
+export type AccountSumAggregateInputType = {
+  creditNanos?: true
+}
+
 export type AccountMinAggregateInputType = {
   id?: true
   displayName?: true
   requestId?: true
+  creditNanos?: true
   createTime?: true
 }
 
@@ -58,6 +80,7 @@ export type AccountMaxAggregateInputType = {
   id?: true
   displayName?: true
   requestId?: true
+  creditNanos?: true
   createTime?: true
 }
 
@@ -65,6 +88,7 @@ export type AccountCountAggregateInputType = {
   id?: true
   displayName?: true
   requestId?: true
+  creditNanos?: true
   createTime?: true
   _all?: true
 }
@@ -107,6 +131,18 @@ export type AccountAggregateArgs<ExtArgs extends runtime.Types.Extensions.Intern
   /**
    * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
    * 
+   * Select which fields to average
+  **/
+  _avg?: AccountAvgAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
+   * Select which fields to sum
+  **/
+  _sum?: AccountSumAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
    * Select which fields to find the minimum value
   **/
   _min?: AccountMinAggregateInputType
@@ -137,6 +173,8 @@ export type AccountGroupByArgs<ExtArgs extends runtime.Types.Extensions.Internal
   take?: number
   skip?: number
   _count?: AccountCountAggregateInputType | true
+  _avg?: AccountAvgAggregateInputType
+  _sum?: AccountSumAggregateInputType
   _min?: AccountMinAggregateInputType
   _max?: AccountMaxAggregateInputType
 }
@@ -145,8 +183,11 @@ export type AccountGroupByOutputType = {
   id: string
   displayName: string
   requestId: string | null
+  creditNanos: bigint
   createTime: Date
   _count: AccountCountAggregateOutputType | null
+  _avg: AccountAvgAggregateOutputType | null
+  _sum: AccountSumAggregateOutputType | null
   _min: AccountMinAggregateOutputType | null
   _max: AccountMaxAggregateOutputType | null
 }
@@ -173,6 +214,7 @@ export type AccountWhereInput = {
   id?: Prisma.StringFilter<"Account"> | string
   displayName?: Prisma.StringFilter<"Account"> | string
   requestId?: Prisma.StringNullableFilter<"Account"> | string | null
+  creditNanos?: Prisma.BigIntFilter<"Account"> | bigint | number
   createTime?: Prisma.DateTimeFilter<"Account"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
   members?: Prisma.MemberListRelationFilter
@@ -187,6 +229,7 @@ export type AccountOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   displayName?: Prisma.SortOrder
   requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  creditNanos?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
   members?: Prisma.MemberOrderByRelationAggregateInput
@@ -204,6 +247,7 @@ export type AccountWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.AccountWhereInput[]
   NOT?: Prisma.AccountWhereInput | Prisma.AccountWhereInput[]
   displayName?: Prisma.StringFilter<"Account"> | string
+  creditNanos?: Prisma.BigIntFilter<"Account"> | bigint | number
   createTime?: Prisma.DateTimeFilter<"Account"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
   members?: Prisma.MemberListRelationFilter
@@ -218,10 +262,13 @@ export type AccountOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   displayName?: Prisma.SortOrder
   requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  creditNanos?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   _count?: Prisma.AccountCountOrderByAggregateInput
+  _avg?: Prisma.AccountAvgOrderByAggregateInput
   _max?: Prisma.AccountMaxOrderByAggregateInput
   _min?: Prisma.AccountMinOrderByAggregateInput
+  _sum?: Prisma.AccountSumOrderByAggregateInput
 }
 
 export type AccountScalarWhereWithAggregatesInput = {
@@ -231,6 +278,7 @@ export type AccountScalarWhereWithAggregatesInput = {
   id?: Prisma.StringWithAggregatesFilter<"Account"> | string
   displayName?: Prisma.StringWithAggregatesFilter<"Account"> | string
   requestId?: Prisma.StringNullableWithAggregatesFilter<"Account"> | string | null
+  creditNanos?: Prisma.BigIntWithAggregatesFilter<"Account"> | bigint | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"Account"> | Date | string
 }
 
@@ -238,6 +286,7 @@ export type AccountCreateInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberCreateNestedManyWithoutAccountInput
@@ -252,6 +301,7 @@ export type AccountUncheckedCreateInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
@@ -266,6 +316,7 @@ export type AccountUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
@@ -280,6 +331,7 @@ export type AccountUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
@@ -294,6 +346,7 @@ export type AccountCreateManyInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
 }
 
@@ -301,6 +354,7 @@ export type AccountUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -308,6 +362,7 @@ export type AccountUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -315,13 +370,19 @@ export type AccountCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   displayName?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
+  creditNanos?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
+}
+
+export type AccountAvgOrderByAggregateInput = {
+  creditNanos?: Prisma.SortOrder
 }
 
 export type AccountMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   displayName?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
+  creditNanos?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
 }
 
@@ -329,7 +390,12 @@ export type AccountMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   displayName?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
+  creditNanos?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
+}
+
+export type AccountSumOrderByAggregateInput = {
+  creditNanos?: Prisma.SortOrder
 }
 
 export type AccountScalarRelationFilter = {
@@ -343,6 +409,14 @@ export type StringFieldUpdateOperationsInput = {
 
 export type NullableStringFieldUpdateOperationsInput = {
   set?: string | null
+}
+
+export type BigIntFieldUpdateOperationsInput = {
+  set?: bigint | number
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
 }
 
 export type DateTimeFieldUpdateOperationsInput = {
@@ -451,6 +525,7 @@ export type AccountCreateWithoutApiKeysInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   members?: Prisma.MemberCreateNestedManyWithoutAccountInput
   games?: Prisma.GameCreateNestedManyWithoutAccountInput
@@ -464,6 +539,7 @@ export type AccountUncheckedCreateWithoutApiKeysInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
   games?: Prisma.GameUncheckedCreateNestedManyWithoutAccountInput
@@ -493,6 +569,7 @@ export type AccountUpdateWithoutApiKeysInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
   games?: Prisma.GameUpdateManyWithoutAccountNestedInput
@@ -506,6 +583,7 @@ export type AccountUncheckedUpdateWithoutApiKeysInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
   games?: Prisma.GameUncheckedUpdateManyWithoutAccountNestedInput
@@ -519,6 +597,7 @@ export type AccountCreateWithoutMembersInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
   games?: Prisma.GameCreateNestedManyWithoutAccountInput
@@ -532,6 +611,7 @@ export type AccountUncheckedCreateWithoutMembersInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
   games?: Prisma.GameUncheckedCreateNestedManyWithoutAccountInput
@@ -561,6 +641,7 @@ export type AccountUpdateWithoutMembersInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
   games?: Prisma.GameUpdateManyWithoutAccountNestedInput
@@ -574,6 +655,7 @@ export type AccountUncheckedUpdateWithoutMembersInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
   games?: Prisma.GameUncheckedUpdateManyWithoutAccountNestedInput
@@ -587,6 +669,7 @@ export type AccountCreateWithoutGamesInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberCreateNestedManyWithoutAccountInput
@@ -600,6 +683,7 @@ export type AccountUncheckedCreateWithoutGamesInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
@@ -629,6 +713,7 @@ export type AccountUpdateWithoutGamesInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
@@ -642,6 +727,7 @@ export type AccountUncheckedUpdateWithoutGamesInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
@@ -655,6 +741,7 @@ export type AccountCreateWithoutDistributorLinksInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberCreateNestedManyWithoutAccountInput
@@ -668,6 +755,7 @@ export type AccountUncheckedCreateWithoutDistributorLinksInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
@@ -697,6 +785,7 @@ export type AccountUpdateWithoutDistributorLinksInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
@@ -710,6 +799,7 @@ export type AccountUncheckedUpdateWithoutDistributorLinksInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
@@ -723,6 +813,7 @@ export type AccountCreateWithoutCampaignsInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberCreateNestedManyWithoutAccountInput
@@ -736,6 +827,7 @@ export type AccountUncheckedCreateWithoutCampaignsInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
@@ -765,6 +857,7 @@ export type AccountUpdateWithoutCampaignsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
@@ -778,6 +871,7 @@ export type AccountUncheckedUpdateWithoutCampaignsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
@@ -791,6 +885,7 @@ export type AccountCreateWithoutProjectsInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberCreateNestedManyWithoutAccountInput
@@ -804,6 +899,7 @@ export type AccountUncheckedCreateWithoutProjectsInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
@@ -833,6 +929,7 @@ export type AccountUpdateWithoutProjectsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
@@ -846,6 +943,7 @@ export type AccountUncheckedUpdateWithoutProjectsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
@@ -859,6 +957,7 @@ export type AccountCreateWithoutCheckoutSessionsInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberCreateNestedManyWithoutAccountInput
@@ -872,6 +971,7 @@ export type AccountUncheckedCreateWithoutCheckoutSessionsInput = {
   id: string
   displayName: string
   requestId?: string | null
+  creditNanos?: bigint | number
   createTime?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
   members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
@@ -901,6 +1001,7 @@ export type AccountUpdateWithoutCheckoutSessionsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
@@ -914,6 +1015,7 @@ export type AccountUncheckedUpdateWithoutCheckoutSessionsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   displayName?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
   members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
@@ -1012,6 +1114,7 @@ export type AccountSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   id?: boolean
   displayName?: boolean
   requestId?: boolean
+  creditNanos?: boolean
   createTime?: boolean
   apiKeys?: boolean | Prisma.Account$apiKeysArgs<ExtArgs>
   members?: boolean | Prisma.Account$membersArgs<ExtArgs>
@@ -1027,6 +1130,7 @@ export type AccountSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   id?: boolean
   displayName?: boolean
   requestId?: boolean
+  creditNanos?: boolean
   createTime?: boolean
 }, ExtArgs["result"]["account"]>
 
@@ -1034,6 +1138,7 @@ export type AccountSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   id?: boolean
   displayName?: boolean
   requestId?: boolean
+  creditNanos?: boolean
   createTime?: boolean
 }, ExtArgs["result"]["account"]>
 
@@ -1041,10 +1146,11 @@ export type AccountSelectScalar = {
   id?: boolean
   displayName?: boolean
   requestId?: boolean
+  creditNanos?: boolean
   createTime?: boolean
 }
 
-export type AccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "displayName" | "requestId" | "createTime", ExtArgs["result"]["account"]>
+export type AccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "displayName" | "requestId" | "creditNanos" | "createTime", ExtArgs["result"]["account"]>
 export type AccountInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Account$apiKeysArgs<ExtArgs>
   members?: boolean | Prisma.Account$membersArgs<ExtArgs>
@@ -1073,6 +1179,10 @@ export type $AccountPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     id: string
     displayName: string
     requestId: string | null
+    /**
+     * Credit bought through a checkout without a project; the account's own, not a project's.
+     */
+    creditNanos: bigint
     createTime: Date
   }, ExtArgs["result"]["account"]>
   composites: {}
@@ -1507,6 +1617,7 @@ export interface AccountFieldRefs {
   readonly id: Prisma.FieldRef<"Account", 'String'>
   readonly displayName: Prisma.FieldRef<"Account", 'String'>
   readonly requestId: Prisma.FieldRef<"Account", 'String'>
+  readonly creditNanos: Prisma.FieldRef<"Account", 'BigInt'>
   readonly createTime: Prisma.FieldRef<"Account", 'DateTime'>
 }
     

@@ -40,6 +40,7 @@ export type CheckoutSessionMinAggregateOutputType = {
   projectId: string | null
   amountNanos: bigint | null
   state: $Enums.CheckoutState | null
+  checkoutUrl: string | null
   requestId: string | null
   createTime: Date | null
 }
@@ -50,6 +51,7 @@ export type CheckoutSessionMaxAggregateOutputType = {
   projectId: string | null
   amountNanos: bigint | null
   state: $Enums.CheckoutState | null
+  checkoutUrl: string | null
   requestId: string | null
   createTime: Date | null
 }
@@ -60,6 +62,7 @@ export type CheckoutSessionCountAggregateOutputType = {
   projectId: number
   amountNanos: number
   state: number
+  checkoutUrl: number
   requestId: number
   createTime: number
   _all: number
@@ -80,6 +83,7 @@ export type CheckoutSessionMinAggregateInputType = {
   projectId?: true
   amountNanos?: true
   state?: true
+  checkoutUrl?: true
   requestId?: true
   createTime?: true
 }
@@ -90,6 +94,7 @@ export type CheckoutSessionMaxAggregateInputType = {
   projectId?: true
   amountNanos?: true
   state?: true
+  checkoutUrl?: true
   requestId?: true
   createTime?: true
 }
@@ -100,6 +105,7 @@ export type CheckoutSessionCountAggregateInputType = {
   projectId?: true
   amountNanos?: true
   state?: true
+  checkoutUrl?: true
   requestId?: true
   createTime?: true
   _all?: true
@@ -197,6 +203,7 @@ export type CheckoutSessionGroupByOutputType = {
   projectId: string | null
   amountNanos: bigint
   state: $Enums.CheckoutState
+  checkoutUrl: string
   requestId: string | null
   createTime: Date
   _count: CheckoutSessionCountAggregateOutputType | null
@@ -230,6 +237,7 @@ export type CheckoutSessionWhereInput = {
   projectId?: Prisma.StringNullableFilter<"CheckoutSession"> | string | null
   amountNanos?: Prisma.BigIntFilter<"CheckoutSession"> | bigint | number
   state?: Prisma.EnumCheckoutStateFilter<"CheckoutSession"> | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFilter<"CheckoutSession"> | string
   requestId?: Prisma.StringNullableFilter<"CheckoutSession"> | string | null
   createTime?: Prisma.DateTimeFilter<"CheckoutSession"> | Date | string
   account?: Prisma.XOR<Prisma.AccountScalarRelationFilter, Prisma.AccountWhereInput>
@@ -243,6 +251,7 @@ export type CheckoutSessionOrderByWithRelationInput = {
   projectId?: Prisma.SortOrderInput | Prisma.SortOrder
   amountNanos?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  checkoutUrl?: Prisma.SortOrder
   requestId?: Prisma.SortOrderInput | Prisma.SortOrder
   createTime?: Prisma.SortOrder
   account?: Prisma.AccountOrderByWithRelationInput
@@ -260,6 +269,7 @@ export type CheckoutSessionWhereUniqueInput = Prisma.AtLeast<{
   projectId?: Prisma.StringNullableFilter<"CheckoutSession"> | string | null
   amountNanos?: Prisma.BigIntFilter<"CheckoutSession"> | bigint | number
   state?: Prisma.EnumCheckoutStateFilter<"CheckoutSession"> | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFilter<"CheckoutSession"> | string
   createTime?: Prisma.DateTimeFilter<"CheckoutSession"> | Date | string
   account?: Prisma.XOR<Prisma.AccountScalarRelationFilter, Prisma.AccountWhereInput>
   project?: Prisma.XOR<Prisma.ProjectNullableScalarRelationFilter, Prisma.ProjectWhereInput> | null
@@ -272,6 +282,7 @@ export type CheckoutSessionOrderByWithAggregationInput = {
   projectId?: Prisma.SortOrderInput | Prisma.SortOrder
   amountNanos?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  checkoutUrl?: Prisma.SortOrder
   requestId?: Prisma.SortOrderInput | Prisma.SortOrder
   createTime?: Prisma.SortOrder
   _count?: Prisma.CheckoutSessionCountOrderByAggregateInput
@@ -290,6 +301,7 @@ export type CheckoutSessionScalarWhereWithAggregatesInput = {
   projectId?: Prisma.StringNullableWithAggregatesFilter<"CheckoutSession"> | string | null
   amountNanos?: Prisma.BigIntWithAggregatesFilter<"CheckoutSession"> | bigint | number
   state?: Prisma.EnumCheckoutStateWithAggregatesFilter<"CheckoutSession"> | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringWithAggregatesFilter<"CheckoutSession"> | string
   requestId?: Prisma.StringNullableWithAggregatesFilter<"CheckoutSession"> | string | null
   createTime?: Prisma.DateTimeWithAggregatesFilter<"CheckoutSession"> | Date | string
 }
@@ -298,6 +310,7 @@ export type CheckoutSessionCreateInput = {
   id: string
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
   account: Prisma.AccountCreateNestedOneWithoutCheckoutSessionsInput
@@ -311,6 +324,7 @@ export type CheckoutSessionUncheckedCreateInput = {
   projectId?: string | null
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutCheckoutSessionInput
@@ -320,6 +334,7 @@ export type CheckoutSessionUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   account?: Prisma.AccountUpdateOneRequiredWithoutCheckoutSessionsNestedInput
@@ -333,6 +348,7 @@ export type CheckoutSessionUncheckedUpdateInput = {
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutCheckoutSessionNestedInput
@@ -344,6 +360,7 @@ export type CheckoutSessionCreateManyInput = {
   projectId?: string | null
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
 }
@@ -352,6 +369,7 @@ export type CheckoutSessionUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -362,6 +380,7 @@ export type CheckoutSessionUncheckedUpdateManyInput = {
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -387,6 +406,7 @@ export type CheckoutSessionCountOrderByAggregateInput = {
   projectId?: Prisma.SortOrder
   amountNanos?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  checkoutUrl?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
 }
@@ -401,6 +421,7 @@ export type CheckoutSessionMaxOrderByAggregateInput = {
   projectId?: Prisma.SortOrder
   amountNanos?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  checkoutUrl?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
 }
@@ -411,6 +432,7 @@ export type CheckoutSessionMinOrderByAggregateInput = {
   projectId?: Prisma.SortOrder
   amountNanos?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  checkoutUrl?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
 }
@@ -527,6 +549,7 @@ export type CheckoutSessionCreateWithoutAccountInput = {
   id: string
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
   project?: Prisma.ProjectCreateNestedOneWithoutCheckoutSessionsInput
@@ -538,6 +561,7 @@ export type CheckoutSessionUncheckedCreateWithoutAccountInput = {
   projectId?: string | null
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutCheckoutSessionInput
@@ -578,6 +602,7 @@ export type CheckoutSessionScalarWhereInput = {
   projectId?: Prisma.StringNullableFilter<"CheckoutSession"> | string | null
   amountNanos?: Prisma.BigIntFilter<"CheckoutSession"> | bigint | number
   state?: Prisma.EnumCheckoutStateFilter<"CheckoutSession"> | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFilter<"CheckoutSession"> | string
   requestId?: Prisma.StringNullableFilter<"CheckoutSession"> | string | null
   createTime?: Prisma.DateTimeFilter<"CheckoutSession"> | Date | string
 }
@@ -586,6 +611,7 @@ export type CheckoutSessionCreateWithoutProjectInput = {
   id: string
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
   account: Prisma.AccountCreateNestedOneWithoutCheckoutSessionsInput
@@ -597,6 +623,7 @@ export type CheckoutSessionUncheckedCreateWithoutProjectInput = {
   accountId: string
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutCheckoutSessionInput
@@ -632,6 +659,7 @@ export type CheckoutSessionCreateWithoutLedgerInput = {
   id: string
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
   account: Prisma.AccountCreateNestedOneWithoutCheckoutSessionsInput
@@ -644,6 +672,7 @@ export type CheckoutSessionUncheckedCreateWithoutLedgerInput = {
   projectId?: string | null
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
 }
@@ -668,6 +697,7 @@ export type CheckoutSessionUpdateWithoutLedgerInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   account?: Prisma.AccountUpdateOneRequiredWithoutCheckoutSessionsNestedInput
@@ -680,6 +710,7 @@ export type CheckoutSessionUncheckedUpdateWithoutLedgerInput = {
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -689,6 +720,7 @@ export type CheckoutSessionCreateManyAccountInput = {
   projectId?: string | null
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
 }
@@ -697,6 +729,7 @@ export type CheckoutSessionUpdateWithoutAccountInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneWithoutCheckoutSessionsNestedInput
@@ -708,6 +741,7 @@ export type CheckoutSessionUncheckedUpdateWithoutAccountInput = {
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutCheckoutSessionNestedInput
@@ -718,6 +752,7 @@ export type CheckoutSessionUncheckedUpdateManyWithoutAccountInput = {
   projectId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -727,6 +762,7 @@ export type CheckoutSessionCreateManyProjectInput = {
   accountId: string
   amountNanos: bigint | number
   state?: $Enums.CheckoutState
+  checkoutUrl?: string
   requestId?: string | null
   createTime?: Date | string
 }
@@ -735,6 +771,7 @@ export type CheckoutSessionUpdateWithoutProjectInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   account?: Prisma.AccountUpdateOneRequiredWithoutCheckoutSessionsNestedInput
@@ -746,6 +783,7 @@ export type CheckoutSessionUncheckedUpdateWithoutProjectInput = {
   accountId?: Prisma.StringFieldUpdateOperationsInput | string
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutCheckoutSessionNestedInput
@@ -756,6 +794,7 @@ export type CheckoutSessionUncheckedUpdateManyWithoutProjectInput = {
   accountId?: Prisma.StringFieldUpdateOperationsInput | string
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   state?: Prisma.EnumCheckoutStateFieldUpdateOperationsInput | $Enums.CheckoutState
+  checkoutUrl?: Prisma.StringFieldUpdateOperationsInput | string
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -768,6 +807,7 @@ export type CheckoutSessionSelect<ExtArgs extends runtime.Types.Extensions.Inter
   projectId?: boolean
   amountNanos?: boolean
   state?: boolean
+  checkoutUrl?: boolean
   requestId?: boolean
   createTime?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
@@ -781,6 +821,7 @@ export type CheckoutSessionSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   projectId?: boolean
   amountNanos?: boolean
   state?: boolean
+  checkoutUrl?: boolean
   requestId?: boolean
   createTime?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
@@ -793,6 +834,7 @@ export type CheckoutSessionSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   projectId?: boolean
   amountNanos?: boolean
   state?: boolean
+  checkoutUrl?: boolean
   requestId?: boolean
   createTime?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
@@ -805,11 +847,12 @@ export type CheckoutSessionSelectScalar = {
   projectId?: boolean
   amountNanos?: boolean
   state?: boolean
+  checkoutUrl?: boolean
   requestId?: boolean
   createTime?: boolean
 }
 
-export type CheckoutSessionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "projectId" | "amountNanos" | "state" | "requestId" | "createTime", ExtArgs["result"]["checkoutSession"]>
+export type CheckoutSessionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "projectId" | "amountNanos" | "state" | "checkoutUrl" | "requestId" | "createTime", ExtArgs["result"]["checkoutSession"]>
 export type CheckoutSessionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   project?: boolean | Prisma.CheckoutSession$projectArgs<ExtArgs>
@@ -837,6 +880,10 @@ export type $CheckoutSessionPayload<ExtArgs extends runtime.Types.Extensions.Int
     projectId: string | null
     amountNanos: bigint
     state: $Enums.CheckoutState
+    /**
+     * Where the payer pays, as the payment provider gave it when the session was opened.
+     */
+    checkoutUrl: string
     requestId: string | null
     createTime: Date
   }, ExtArgs["result"]["checkoutSession"]>
@@ -1270,6 +1317,7 @@ export interface CheckoutSessionFieldRefs {
   readonly projectId: Prisma.FieldRef<"CheckoutSession", 'String'>
   readonly amountNanos: Prisma.FieldRef<"CheckoutSession", 'BigInt'>
   readonly state: Prisma.FieldRef<"CheckoutSession", 'CheckoutState'>
+  readonly checkoutUrl: Prisma.FieldRef<"CheckoutSession", 'String'>
   readonly requestId: Prisma.FieldRef<"CheckoutSession", 'String'>
   readonly createTime: Prisma.FieldRef<"CheckoutSession", 'DateTime'>
 }

@@ -635,14 +635,6 @@ export type EnumLinkStateFieldUpdateOperationsInput = {
   set?: $Enums.LinkState
 }
 
-export type BigIntFieldUpdateOperationsInput = {
-  set?: bigint | number
-  increment?: bigint | number
-  decrement?: bigint | number
-  multiply?: bigint | number
-  divide?: bigint | number
-}
-
 export type IntFieldUpdateOperationsInput = {
   set?: number
   increment?: number

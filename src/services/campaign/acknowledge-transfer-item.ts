@@ -3,7 +3,7 @@ import type { Campaign } from "../../../gen/encore/campaign/v1/campaign_pb.js";
 import type { AcknowledgeTransferItemRequest } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { names } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
-import { findCampaign } from "../../store/campaigns.js";
+import { type CampaignRow, findCampaign } from "../../store/campaigns.js";
 import { markItem, settleTransfer } from "../../store/transfer-progress.js";
 import type { ServiceDeps } from "../deps.js";
 import { parseResourceName } from "../hosting/hosting-names.js";
@@ -11,6 +11,12 @@ import { authorize } from "../principal.js";
 import { toCampaign } from "./campaign-mapper.js";
 import { notFoundMessage } from "./management-access.js";
 import { hostingOf, loadCampaignForTransfer } from "./transfer-access.js";
+
+interface WaitingItem {
+  transferId: string;
+  sourceProjectId: string;
+  resourceId: string;
+}
 
 /**
  * AcknowledgeTransferItem (spec 4.6): the studio accepts that one stopped server whose disk
@@ -20,22 +26,13 @@ import { hostingOf, loadCampaignForTransfer } from "./transfer-access.js";
 export function createAcknowledgeTransferItem(deps: ServiceDeps) {
   return async (request: AcknowledgeTransferItemRequest, ctx: HandlerContext): Promise<Campaign> => {
     const campaign = await loadCampaignForTransfer(deps, ctx, request.name);
-    const resource = parseResourceName(request.resource);
-    if (!resource.ok) throw invalidArgument('"resource" must be accounts/{account}/projects/{project}/resources/{resource}.');
-    const transfer = campaign.transfers[0];
-    const item = transfer?.items.find((i) => i.resourceId === resource.value.resourceId);
-    if (!transfer || !item || transfer.sourceProjectId !== resource.value.projectId || item.state !== "AWAITING_ACKNOWLEDGEMENT") {
-      throw deps.refuse("NOT_AWAITING_ACKNOWLEDGEMENT", {
-        subject: request.name,
-        message: `${request.resource} is not an item of this campaign's transfer waiting for an acknowledgement.`,
-        metadata: { resource: request.resource },
-      });
-    }
+    const item = waitingItem(deps, campaign, request);
     // Spec 5: moving out of the source project needs project.projects.update on it.
-    authorize(ctx, "project.projects.update", campaign.accountId, notFoundMessage(names.project(campaign.accountId, transfer.sourceProjectId)));
+    const project = names.project(campaign.accountId, item.sourceProjectId);
+    authorize(ctx, "project.projects.update", campaign.accountId, notFoundMessage(project));
     const outcome = await hostingOf(deps).moveResource({
       resourceId: item.resourceId,
-      fromProjectId: transfer.sourceProjectId,
+      fromProjectId: item.sourceProjectId,
       toProjectId: campaign.projectId,
       copy: true,
       freshInstall: true,
@@ -43,15 +40,37 @@ export function createAcknowledgeTransferItem(deps: ServiceDeps) {
     });
     const accepted = outcome === "moved";
     await markItem(deps.db, {
-      transferId: transfer.id,
+      transferId: item.transferId,
       resourceId: item.resourceId,
       from: ["AWAITING_ACKNOWLEDGEMENT"],
       to: accepted ? "FRESH_INSTALL" : "FAILED",
       detail: accepted ? "accepted as a fresh install" : `could not be moved (${outcome})`,
     });
-    await settleTransfer(deps.db, { transferId: transfer.id, now: deps.now() });
+    await settleTransfer(deps.db, { transferId: item.transferId, now: deps.now() });
     const updated = await findCampaign(deps.db, campaign.accountId, campaign.id);
     if (!updated) throw notFound(notFoundMessage(request.name));
     return toCampaign(updated);
   };
+}
+
+/** The item of the campaign's latest transfer the request names, if it waits for an acknowledgement. */
+function waitingItem(deps: ServiceDeps, campaign: CampaignRow, request: AcknowledgeTransferItemRequest): WaitingItem {
+  const resource = parseResourceName(request.resource);
+  if (!resource.ok) {
+    throw invalidArgument('"resource" must be accounts/{account}/projects/{project}/resources/{resource}.');
+  }
+  const transfer = campaign.transfers[0];
+  const item = transfer?.items.find((i) => i.resourceId === resource.value.resourceId);
+  const waiting =
+    transfer !== undefined &&
+    transfer.sourceProjectId === resource.value.projectId &&
+    item?.state === "AWAITING_ACKNOWLEDGEMENT";
+  if (!waiting) {
+    throw deps.refuse("NOT_AWAITING_ACKNOWLEDGEMENT", {
+      subject: request.name,
+      message: `${request.resource} is not an item of this campaign's transfer waiting for an acknowledgement.`,
+      metadata: { resource: request.resource },
+    });
+  }
+  return { transferId: transfer.id, sourceProjectId: transfer.sourceProjectId, resourceId: resource.value.resourceId };
 }

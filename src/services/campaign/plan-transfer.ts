@@ -12,14 +12,22 @@ import { toTransferPlan } from "./transfer-mapper.js";
 /** PlanTransfer (spec 4.6): lists every candidate in every region; changes nothing. */
 export function createPlanTransfer(deps: ServiceDeps) {
   return async (request: PlanTransferRequest, ctx: HandlerContext): Promise<TransferPlan> => {
-    const { campaign, source } = await loadTransferAccess(deps, { ctx, name: request.name, sourceProject: request.sourceProject });
+    const { campaign, source } = await loadTransferAccess(deps, {
+      ctx,
+      name: request.name,
+      sourceProject: request.sourceProject,
+    });
     const view = await planFromHost(deps, campaign, source);
     return toTransferPlan(names.project(source.accountId, source.id), view);
   };
 }
 
 /** A fresh plan from what the host lists now (StartTransfer plans again, spec 4.6). */
-export async function planFromHost(deps: ServiceDeps, campaign: CampaignRow, source: ProjectRow): Promise<TransferPlanView> {
+export async function planFromHost(
+  deps: ServiceDeps,
+  campaign: CampaignRow,
+  source: ProjectRow,
+): Promise<TransferPlanView> {
   const listing = await hostingOf(deps).listProjectResources(source.id);
   return planTransfer({
     campaignGameId: campaign.gameId,

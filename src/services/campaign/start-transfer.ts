@@ -13,16 +13,19 @@ import {
   findTransferByRequest,
   type TransferRecord,
 } from "../../store/transfers.js";
-import { newId } from "../account/new-id.js";
 import type { ServiceDeps } from "../deps.js";
 import { parseResourceName } from "../hosting/hosting-names.js";
+import { newId } from "../ids.js";
 import { planFromHost } from "./plan-transfer.js";
 import { loadTransferAccess } from "./transfer-access.js";
 import { toOperation } from "./transfer-mapper.js";
 import { TRANSFER_LEASE_MS, workTransfer } from "./transfer-steps.js";
 
 const MAX_REQUEST_ID = 128;
-const modes: Partial<Record<Transfer_Mode, TransferMode>> = { [Transfer_Mode.CONVERT]: "CONVERT", [Transfer_Mode.MOVE]: "MOVE" };
+const modes: Partial<Record<Transfer_Mode, TransferMode>> = {
+  [Transfer_Mode.CONVERT]: "CONVERT",
+  [Transfer_Mode.MOVE]: "MOVE",
+};
 
 /**
  * StartTransfer (spec 3.3, 4.6). MODE_CONVERT plans again, is refused unless the fresh plan
@@ -31,7 +34,11 @@ const modes: Partial<Record<Transfer_Mode, TransferMode>> = { [Transfer_Mode.CON
  */
 export function createStartTransfer(deps: ServiceDeps) {
   return async (request: StartTransferRequest, ctx: HandlerContext): Promise<Operation> => {
-    const { campaign, source } = await loadTransferAccess(deps, { ctx, name: request.name, sourceProject: request.sourceProject });
+    const { campaign, source } = await loadTransferAccess(deps, {
+      ctx,
+      name: request.name,
+      sourceProject: request.sourceProject,
+    });
     const mode = modes[request.mode];
     if (!mode) throw invalidArgument('"mode" must be MODE_CONVERT or MODE_MOVE.');
     if (request.requestId.length > MAX_REQUEST_ID) throw invalidArgument('"requestId" is longer than 128 characters.');
@@ -41,29 +48,47 @@ export function createStartTransfer(deps: ServiceDeps) {
     if (repeated) return operationOf(deps, repeated);
     await refuseIfUnderWay(deps, campaign, request.name);
     const plan = await planFromHost(deps, campaign, source);
-    const resourceIds = mode === "CONVERT" ? convertible(deps, plan, request.name) : movable(deps, { plan, request, source });
-    const now = deps.now();
-    // MODE_CONVERT holds the transfer's lease from the start: the mover leaves it to this call.
-    const leaseUntil = mode === "CONVERT" ? new Date(now.getTime() + TRANSFER_LEASE_MS) : null;
-    const begun = await beginTransfer(deps.db, {
-      id: newId(now),
-      campaignId: campaign.id,
-      sourceProjectId: source.id,
-      mode,
-      acknowledgeWarnings: request.acknowledgeWarnings,
-      requestId,
-      resourceIds,
-      now,
-      leaseUntil,
-    });
-    if (begun.kind === "absent") throw notFound(`${request.name} was not found.`);
-    if (begun.kind === "alreadyTransferred") throw alreadyTransferred(deps, request.name);
-    if (begun.kind === "running") throw transferRunning(deps, request.name, begun.transferId);
-    if (begun.kind === "created" && leaseUntil !== null) {
-      await workTransfer(deps, { transferId: begun.transfer.id, until: leaseUntil }, { maxItems: Number.MAX_SAFE_INTEGER });
-    }
-    return operationOf(deps, begun.transfer);
+    const resourceIds =
+      mode === "CONVERT" ? convertible(deps, plan, request.name) : movable(deps, { plan, request, source });
+    const started = await begin(deps, { request, campaign, source, mode, requestId, resourceIds });
+    return operationOf(deps, started);
   };
+}
+
+interface Begin {
+  request: StartTransferRequest;
+  campaign: CampaignRow;
+  source: ProjectRow;
+  mode: TransferMode;
+  requestId: string | null;
+  resourceIds: string[];
+}
+
+/** Records the transfer (decided under the campaign's row lock); a convert is worked on at once. */
+async function begin(deps: ServiceDeps, options: Begin): Promise<TransferRecord> {
+  const { request, campaign, mode } = options;
+  const now = deps.now();
+  // MODE_CONVERT holds the transfer's lease from the start: the mover leaves it to this call.
+  const leaseUntil = mode === "CONVERT" ? new Date(now.getTime() + TRANSFER_LEASE_MS) : null;
+  const begun = await beginTransfer(deps.db, {
+    id: newId(now),
+    campaignId: campaign.id,
+    sourceProjectId: options.source.id,
+    mode,
+    acknowledgeWarnings: request.acknowledgeWarnings,
+    requestId: options.requestId,
+    resourceIds: options.resourceIds,
+    now,
+    leaseUntil,
+  });
+  if (begun.kind === "absent") throw notFound(`${request.name} was not found.`);
+  if (begun.kind === "alreadyTransferred") throw alreadyTransferred(deps, request.name);
+  if (begun.kind === "running") throw transferRunning(deps, request.name, begun.transferId);
+  if (begun.kind === "created" && leaseUntil !== null) {
+    const lease = { transferId: begun.transfer.id, until: leaseUntil };
+    await workTransfer(deps, lease, { maxItems: Number.MAX_SAFE_INTEGER });
+  }
+  return begun.transfer;
 }
 
 /** Spec 4.6: ALREADY_TRANSFERRED once the campaign is ready; TRANSFER_RUNNING while one is under way. */

@@ -17,7 +17,11 @@ export interface TransferAccess {
   source: ProjectRow;
 }
 
-export async function loadCampaignForTransfer(deps: ServiceDeps, ctx: HandlerContext, text: string): Promise<CampaignRow> {
+export async function loadCampaignForTransfer(
+  deps: ServiceDeps,
+  ctx: HandlerContext,
+  text: string,
+): Promise<CampaignRow> {
   const name = readName(parseCampaignName(text), "name", "accounts/{account}/campaigns/{campaign}");
   const message = notFoundMessage(text);
   authorize(ctx, "encore.transfers.start", name.accountId, message);
@@ -35,10 +39,12 @@ export async function loadSourceProject(
   const name = readName(parseProjectName(text), "sourceProject", "accounts/{account}/projects/{project}");
   const message = notFoundMessage(text);
   authorize(ctx, "project.projects.update", name.accountId, message);
-  const source = name.accountId === campaign.accountId ? await findProject(deps.db, name.accountId, name.projectId) : undefined;
+  const source =
+    name.accountId === campaign.accountId ? await findProject(deps.db, name.accountId, name.projectId) : undefined;
   if (!source) throw notFound(message);
   if (source.id === campaign.projectId) throw invalidArgument('"sourceProject" is the campaign\'s own project.');
-  if (source.topUpOnly) throw invalidArgument('"sourceProject" is a campaign\'s project; the game must come from an ordinary one.');
+  if (source.topUpOnly)
+    throw invalidArgument('"sourceProject" is a campaign\'s project; the game must come from an ordinary one.');
   return source;
 }
 

@@ -3,10 +3,10 @@ import { anyPack } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { CampaignSchema } from "../../../gen/encore/campaign/v1/campaign_pb.js";
 import {
+  Transfer_Mode,
   type TransferPlan,
   TransferPlanSchema,
   TransferSchema,
-  Transfer_Mode,
 } from "../../../gen/encore/campaign/v1/transfer_pb.js";
 import { type Operation, OperationSchema } from "../../../gen/google/longrunning/operations_pb.js";
 import type { TransferPlanView } from "../../domain/transfer-plan.js";

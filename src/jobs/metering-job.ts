@@ -1,0 +1,74 @@
+import { hourFloor } from "../domain/metering.js";
+import type { ServiceDeps } from "../services/deps.js";
+import { meterResource, resourcesBehind } from "../store/ledger.js";
+import type { Job } from "./job.js";
+
+export interface MeteringJobOptions {
+  deps: ServiceDeps;
+  /** Time between runs. */
+  intervalMs: number;
+  /** Resources one run takes at most. */
+  batchSize?: number;
+}
+
+export interface MeteringReport {
+  resources: number;
+  chargedNanos: bigint;
+}
+
+export type MeteringJob = Job & { runOnce(): Promise<MeteringReport> };
+
+const DEFAULT_BATCH = 500;
+// A resource far behind is caught up a week at a time (one ledger entry per hour).
+const MAX_PIECES_PER_RESOURCE = 7 * 24;
+
+/**
+ * Charges running resources their hourly price, up to the last whole hour, as USAGE entries in
+ * their project's ledger (the seven-day spend behind funding's runway, spec 2.3). Several
+ * replicas may run it at once: each resource is metered under its row lock.
+ */
+export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
+  const { deps } = options;
+  const log = deps.logger.child({ job: "metering" });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+
+  async function runOnce(): Promise<MeteringReport> {
+    const until = new Date(hourFloor(deps.now().getTime()));
+    const report: MeteringReport = { resources: 0, chargedNanos: 0n };
+    // Every pass moves each resource it takes forward, so the work list shrinks to nothing.
+    for (;;) {
+      const ids = await resourcesBehind(deps.db, { until, take: options.batchSize ?? DEFAULT_BATCH });
+      if (ids.length === 0) return report;
+      for (const resourceId of ids) {
+        report.chargedNanos += await meterResource(deps.db, { resourceId, until, maxPieces: MAX_PIECES_PER_RESOURCE });
+        report.resources += 1;
+      }
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((error: unknown) => log.error({ err: error }, "metering run failed"))
+        .finally(schedule);
+    }, options.intervalMs);
+  }
+
+  return {
+    name: "metering",
+    runOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

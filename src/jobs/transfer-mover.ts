@@ -1,0 +1,71 @@
+import { TRANSFER_LEASE_MS, workTransfer } from "../services/campaign/transfer-steps.js";
+import type { ServiceDeps } from "../services/deps.js";
+import { claimTransfer } from "../store/transfer-progress.js";
+import type { Job } from "./job.js";
+
+export interface TransferMoverOptions {
+  deps: ServiceDeps;
+  /** Time between looks for work when there was none. */
+  intervalMs: number;
+  /** Items one turn moves before it lets the transfer go (another replica may take it). */
+  itemsPerTurn?: number;
+}
+
+export type TransferMover = Job & {
+  /** Takes one transfer whose lease is free and moves up to `maxItems` of its items; returns how many. */
+  runOnce(options?: { maxItems?: number }): Promise<number>;
+};
+
+const DEFAULT_ITEMS_PER_TURN = 20;
+
+/**
+ * Moves MODE_MOVE transfers item by item in the background (spec 4.6), and finishes a convert
+ * whose call died. All its state is in transfers and transfer_items: a restarted (or another)
+ * replica resumes where the last one stopped, once its lease is released or has run out.
+ */
+export function createTransferMover(options: TransferMoverOptions): TransferMover {
+  const { deps } = options;
+  const log = deps.logger.child({ job: "transfer-mover" });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+  // Set by stop(): a turn in progress finishes the item in hand, settles and lets go.
+  let stopRequested = false;
+
+  async function runOnce(turn: { maxItems?: number } = {}): Promise<number> {
+    const lease = await claimTransfer(deps.db, { now: deps.now(), leaseMs: TRANSFER_LEASE_MS });
+    if (!lease) return 0;
+    const maxItems = turn.maxItems ?? options.itemsPerTurn ?? DEFAULT_ITEMS_PER_TURN;
+    return workTransfer(deps, lease, { maxItems, stopping: () => stopRequested });
+  }
+
+  function schedule(delayMs: number): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      let handled = 0;
+      running = runOnce()
+        .then((count) => {
+          handled = count;
+        })
+        .catch((error: unknown) => log.error({ err: error }, "transfer turn failed"))
+        .finally(() => schedule(handled > 0 ? 0 : options.intervalMs));
+    }, delayMs);
+  }
+
+  return {
+    name: "transfer-mover",
+    runOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      stopRequested = false;
+      schedule(options.intervalMs);
+    },
+    async stop() {
+      stopped = true;
+      stopRequested = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

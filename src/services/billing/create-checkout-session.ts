@@ -1,0 +1,61 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type {
+  CheckoutSession,
+  CreateCheckoutSessionRequest,
+} from "../../../gen/encore/billing/v1/billing_service_pb.js";
+import { parsePositiveCents } from "../../domain/money.js";
+import { parseAccountName } from "../../domain/resource-names.js";
+import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
+import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
+import { insertCheckoutSession } from "../../store/checkout.js";
+import { findProject } from "../../store/projects.js";
+import { notFoundMessage, readName } from "../campaign/management-access.js";
+import type { ServiceDeps } from "../deps.js";
+import { parseProjectName } from "../hosting/hosting-names.js";
+import { newId } from "../ids.js";
+import { authorize } from "../principal.js";
+import { toCheckoutSession } from "./billing-mapper.js";
+
+const MAX_REQUEST_ID = 128;
+
+/**
+ * CreateCheckoutSession: buys credit through the payment provider, for the account or, with
+ * `project`, for that top-up-only project directly (spec 4.6, "Related"): how a developer
+ * funds a campaign project. Nothing is credited until the provider says the session was paid.
+ */
+export function createCreateCheckoutSession(deps: ServiceDeps, payments: PaymentProvider) {
+  return async (request: CreateCheckoutSessionRequest, ctx: HandlerContext): Promise<CheckoutSession> => {
+    const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
+    authorize(ctx, "billing.checkoutSessions.create", accountId, notFoundMessage(request.parent));
+    if (request.requestId.length > MAX_REQUEST_ID) throw invalidArgument('"requestId" is longer than 128 characters.');
+    const session = request.checkoutSession;
+    const amount = session?.amount ? parsePositiveCents(session.amount) : undefined;
+    if (!amount?.ok) throw invalidArgument('"checkoutSession.amount" must be a positive USD amount in whole cents.');
+    const projectId = session?.project ? await readTopUpProject(deps, accountId, session.project) : null;
+    const now = deps.now();
+    const id = newId(now);
+    const { checkoutUrl } = await payments.openCheckout({ sessionId: id, accountId, amountNanos: amount.nanos });
+    const row = await insertCheckoutSession(deps.db, {
+      id,
+      accountId,
+      projectId,
+      amountNanos: amount.nanos,
+      checkoutUrl,
+      requestId: request.requestId === "" ? null : request.requestId,
+      createTime: now,
+    });
+    if (!row) throw alreadyExists('"requestId" was already used for another checkout session.');
+    return toCheckoutSession(row);
+  };
+}
+
+/** Only a top-up-only project takes credit directly; an ordinary one is paid by the account. */
+async function readTopUpProject(deps: ServiceDeps, accountId: string, text: string): Promise<string> {
+  const name = readName(parseProjectName(text), "checkoutSession.project", "accounts/{account}/projects/{project}");
+  const project = name.accountId === accountId ? await findProject(deps.db, accountId, name.projectId) : undefined;
+  if (!project) throw notFound(notFoundMessage(text));
+  if (!project.topUpOnly) {
+    throw invalidArgument(`${text} is paid by the account's payment method; only a top-up-only project takes credit.`);
+  }
+  return project.id;
+}

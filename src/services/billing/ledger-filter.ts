@@ -1,0 +1,57 @@
+import type { LedgerType } from "../../../gen/prisma/enums.js";
+import { invalidArgument } from "../../errors/status.js";
+
+// The filter of ListLedgerEntries, as its proto documents it (AIP-160, a fixed subset):
+// `type = "TYPE_X"`, `create_time >= "<RFC 3339>"`, `create_time < "<RFC 3339>"`, each at most
+// once, joined with AND. Anything else is INVALID_ARGUMENT rather than a guess.
+
+export interface LedgerFilter {
+  type: LedgerType | undefined;
+  since: Date | undefined;
+  before: Date | undefined;
+}
+
+const TERM = /^(type|create_time)\s*(=|>=|<)\s*"([^"]*)"$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const TYPES: Record<string, LedgerType> = {
+  TYPE_PLAYER_TOP_UP: "PLAYER_TOP_UP",
+  TYPE_DEVELOPER_TOP_UP: "DEVELOPER_TOP_UP",
+  TYPE_USAGE: "USAGE",
+};
+
+export function parseLedgerFilter(filter: string): LedgerFilter {
+  const result: LedgerFilter = { type: undefined, since: undefined, before: undefined };
+  if (filter.trim() === "") return result;
+  for (const term of filter.trim().split(/\s+AND\s+/)) {
+    const match = TERM.exec(term.trim());
+    if (!match) throw bad(`"${term}" is not a term this filter accepts`);
+    const [, field, operator, value] = match as unknown as [string, string, string, string];
+    if (field === "type" && operator === "=") {
+      if (result.type !== undefined) throw bad("type is given twice");
+      result.type = TYPES[value] ?? throwBad(`"${value}" is not a ledger entry type`);
+    } else if (field === "create_time" && operator !== "=") {
+      const key = operator === ">=" ? "since" : "before";
+      if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
+      result[key] = readTime(value);
+    } else {
+      throw bad(`${field} does not take ${operator}`);
+    }
+  }
+  return result;
+}
+
+function readTime(value: string): Date {
+  const time = new Date(value);
+  if (!RFC3339.test(value) || Number.isNaN(time.getTime())) throw bad(`"${value}" is not an RFC 3339 time`);
+  return time;
+}
+
+function bad(why: string) {
+  return invalidArgument(
+    `"filter" ${why}; accepted: type = "TYPE_X", create_time >= "<RFC 3339>", create_time < "<RFC 3339>", joined with AND.`,
+  );
+}
+
+function throwBad(why: string): never {
+  throw bad(why);
+}

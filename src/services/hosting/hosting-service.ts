@@ -1,0 +1,31 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { HostingService } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
+import type { ServiceDeps } from "../deps.js";
+import { createPageTokens } from "../page-token.js";
+import { createCreateGame } from "./create-game.js";
+import { createCreateProject } from "./create-project.js";
+import { createCreateResource } from "./create-resource.js";
+import { createDeleteResource } from "./delete-resource.js";
+import { createGetGame } from "./get-game.js";
+import { createGetProject } from "./get-project.js";
+import { createGetResource } from "./get-resource.js";
+import { createListGames } from "./list-games.js";
+import { createListProjects } from "./list-projects.js";
+import { createListResources } from "./list-resources.js";
+
+/** encore.hosting.v1.HostingService: the embedded host's games, projects and resources. */
+export function createHostingService(deps: ServiceDeps): ServiceImpl<typeof HostingService> {
+  const tokens = createPageTokens(deps.masterKey);
+  return {
+    createGame: createCreateGame(deps),
+    getGame: createGetGame(deps),
+    listGames: createListGames(deps, tokens),
+    createProject: createCreateProject(deps),
+    getProject: createGetProject(deps),
+    listProjects: createListProjects(deps, tokens),
+    createResource: createCreateResource(deps),
+    getResource: createGetResource(deps),
+    listResources: createListResources(deps, tokens),
+    deleteResource: createDeleteResource(deps),
+  };
+}

@@ -1,0 +1,66 @@
+import { type Resource, Resource_Kind, Resource_State } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
+import { parseUsd } from "../../domain/money.js";
+import { parseGameName } from "../../domain/resource-names.js";
+import type { ResourceKind, ResourceState } from "../../domain/transfer-plan.js";
+import { invalidArgument } from "../../errors/status.js";
+
+// What CreateResource accepts: every REQUIRED field present, enums named, a region id, the
+// game (when given) named in the same account, an hourly price in USD that is not negative.
+
+const REGION = /^[a-z][a-z0-9-]{0,62}$/;
+
+export interface ResourceInput {
+  displayName: string;
+  kind: ResourceKind;
+  region: string;
+  /** The game's id; its existence in the account is checked by the caller. */
+  gameId: string | null;
+  clientFacing: boolean;
+  movable: boolean;
+  state: ResourceState;
+  diskCopyable: boolean;
+  hourlyPriceNanos: bigint;
+}
+
+const kinds: Partial<Record<Resource_Kind, ResourceKind>> = {
+  [Resource_Kind.SERVER]: "SERVER",
+  [Resource_Kind.DISK]: "DISK",
+  [Resource_Kind.ADDRESS]: "ADDRESS",
+};
+
+export function readResourceInput(resource: Resource | undefined, accountId: string): ResourceInput {
+  if (!resource) throw invalidArgument('"resource" is required.');
+  const displayName = resource.displayName.trim();
+  if (displayName === "") throw invalidArgument('"resource.displayName" is required.');
+  const kind = kinds[resource.kind];
+  if (!kind) throw invalidArgument('"resource.kind" must be KIND_SERVER, KIND_DISK or KIND_ADDRESS.');
+  if (!REGION.test(resource.region)) throw invalidArgument('"resource.region" must be a region id such as "eu-west".');
+  return {
+    displayName,
+    kind,
+    region: resource.region,
+    gameId: readGame(resource.game, accountId),
+    clientFacing: resource.clientFacing,
+    movable: resource.movable ?? true,
+    state: resource.state === Resource_State.STOPPED ? "STOPPED" : "RUNNING",
+    diskCopyable: resource.diskCopyable ?? true,
+    hourlyPriceNanos: readHourlyPrice(resource),
+  };
+}
+
+function readGame(game: string, accountId: string): string | null {
+  if (game === "") return null;
+  const parsed = parseGameName(game);
+  if (!parsed.ok || parsed.value.accountId !== accountId) {
+    throw invalidArgument('"resource.game" must name one of this account\'s games: accounts/{account}/games/{game}.');
+  }
+  return parsed.value.gameId;
+}
+
+function readHourlyPrice(resource: Resource): bigint {
+  if (!resource.hourlyPrice) throw invalidArgument('"resource.hourlyPrice" is required.');
+  const price = parseUsd(resource.hourlyPrice);
+  if (!price.ok) throw invalidArgument(`"resource.hourlyPrice" is not a valid USD amount (${price.problem}).`);
+  if (price.nanos < 0n) throw invalidArgument('"resource.hourlyPrice" must not be negative.');
+  return price.nanos;
+}

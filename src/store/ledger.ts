@@ -1,0 +1,176 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "../../gen/prisma/client.js";
+import type { LedgerType } from "../../gen/prisma/enums.js";
+import { meterSpan } from "../domain/metering.js";
+import type { DbClient } from "./db-client.js";
+import type { Db } from "./open-database.js";
+
+// A project's ledger: every movement of its balance (player top-ups, developer top-ups,
+// usage). Listing is newest first on (create_time, id); the cursor carries create_time with its
+// microseconds, since entries written with the database's now() have them.
+
+export interface LedgerRow {
+  id: string;
+  type: LedgerType;
+  amountNanos: bigint;
+  purchaseId: string | null;
+  /** The purchase's campaign, to name the purchase. */
+  campaignId: string | null;
+  checkoutSessionId: string | null;
+  resourceId: string | null;
+  createTime: Date;
+  cursor: readonly string[];
+}
+
+export interface LedgerQuery {
+  projectId: string;
+  type: LedgerType | undefined;
+  since: Date | undefined;
+  before: Date | undefined;
+  after: readonly string[] | undefined;
+  take: number;
+}
+
+interface RawLedgerRow {
+  id: string;
+  type: LedgerType;
+  amount_nanos: bigint;
+  purchase_id: string | null;
+  campaign_id: string | null;
+  checkout_session_id: string | null;
+  resource_id: string | null;
+  create_time: Date;
+  cursor_time: string;
+}
+
+export async function listLedgerEntries(db: DbClient, query: LedgerQuery): Promise<LedgerRow[]> {
+  const conditions = [Prisma.sql`l.project_id = ${query.projectId}`];
+  if (query.type !== undefined) conditions.push(Prisma.sql`l.type = ${query.type}::"LedgerType"`);
+  if (query.since !== undefined) conditions.push(Prisma.sql`l.create_time >= ${query.since}`);
+  if (query.before !== undefined) conditions.push(Prisma.sql`l.create_time < ${query.before}`);
+  if (query.after !== undefined) {
+    conditions.push(Prisma.sql`(l.create_time, l.id) < (${query.after[0]}::timestamptz, ${query.after[1]})`);
+  }
+  const rows = await db.$queryRaw<RawLedgerRow[]>`
+    SELECT l.id, l.type::text AS type, l.amount_nanos, l.purchase_id, p.campaign_id, l.checkout_session_id,
+           l.resource_id, l.create_time,
+           to_char(l.create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
+      FROM ledger_entries l
+      LEFT JOIN purchases p ON p.id = l.purchase_id
+     WHERE ${Prisma.join(conditions, " AND ")}
+     ORDER BY l.create_time DESC, l.id DESC
+     LIMIT ${query.take}`;
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    amountNanos: BigInt(row.amount_nanos),
+    purchaseId: row.purchase_id,
+    campaignId: row.campaign_id,
+    checkoutSessionId: row.checkout_session_id,
+    resourceId: row.resource_id,
+    createTime: row.create_time,
+    cursor: [row.cursor_time, row.id],
+  }));
+}
+
+export interface MeteredResource {
+  id: string;
+  projectId: string;
+  running: boolean;
+  hourlyPriceNanos: bigint;
+  meteredUntil: Date;
+}
+
+interface RawMetered {
+  id: string;
+  project_id: string;
+  state: string;
+  hourly_price_nanos: bigint;
+  metered_until: Date;
+}
+
+/** Locks a resource row for metering or moving; later writers wait, then see its new state. */
+export async function lockResource(
+  tx: Prisma.TransactionClient,
+  resourceId: string,
+): Promise<MeteredResource | undefined> {
+  const rows = await tx.$queryRaw<RawMetered[]>`
+    SELECT id, project_id, state::text AS state, hourly_price_nanos, metered_until
+      FROM resources WHERE id = ${resourceId} FOR UPDATE`;
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    running: row.state === "RUNNING",
+    hourlyPriceNanos: BigInt(row.hourly_price_nanos),
+    meteredUntil: row.metered_until,
+  };
+}
+
+/**
+ * Charges a locked resource's usage up to `until` to its current project: USAGE entries (one
+ * per hour, dated at its end), the balance down by the same amount and `metered_until`
+ * advanced, all in the caller's transaction. A stopped resource only has `metered_until`
+ * advanced. Returns the amount charged.
+ */
+export async function chargeUsage(
+  tx: Prisma.TransactionClient,
+  options: { resource: MeteredResource; until: Date; maxPieces: number },
+): Promise<bigint> {
+  const { resource, until } = options;
+  const fromMs = resource.meteredUntil.getTime();
+  if (until.getTime() <= fromMs) return 0n;
+  if (!resource.running) {
+    await tx.resource.update({ where: { id: resource.id }, data: { meteredUntil: until } });
+    return 0n;
+  }
+  const pieces = meterSpan({
+    hourlyPriceNanos: resource.hourlyPriceNanos,
+    fromMs,
+    toMs: until.getTime(),
+    maxPieces: options.maxPieces,
+  });
+  const last = pieces[pieces.length - 1];
+  if (!last) return 0n;
+  const total = pieces.reduce((sum, piece) => sum + piece.amountNanos, 0n);
+  await tx.ledgerEntry.createMany({
+    data: pieces.map((piece) => ({
+      id: randomUUID(),
+      projectId: resource.projectId,
+      type: "USAGE" as const,
+      amountNanos: -piece.amountNanos,
+      resourceId: resource.id,
+      createTime: new Date(piece.endMs),
+    })),
+  });
+  await tx.project.update({ where: { id: resource.projectId }, data: { balanceNanos: { decrement: total } } });
+  await tx.resource.update({ where: { id: resource.id }, data: { meteredUntil: new Date(last.endMs) } });
+  return total;
+}
+
+/** Running resources whose usage lags behind `until`: the metering job's work list. */
+export async function resourcesBehind(db: DbClient, options: { until: Date; take: number }): Promise<string[]> {
+  const rows = await db.resource.findMany({
+    where: { state: "RUNNING", meteredUntil: { lt: options.until } },
+    orderBy: { meteredUntil: "asc" },
+    take: options.take,
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * One resource's metering in its own transaction. The row lock makes replicas take turns, and
+ * the second finds `metered_until` already advanced: nothing is charged twice.
+ */
+export function meterResource(
+  db: Db,
+  options: { resourceId: string; until: Date; maxPieces: number },
+): Promise<bigint> {
+  return db.$transaction(async (tx) => {
+    const resource = await lockResource(tx, options.resourceId);
+    if (!resource) return 0n;
+    return chargeUsage(tx, { resource, until: options.until, maxPieces: options.maxPieces });
+  });
+}

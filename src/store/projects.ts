@@ -1,0 +1,60 @@
+import type { DbClient } from "./db-client.js";
+
+// Projects (encore.hosting.v1 Project): resources and the balance that pays for them. Campaign
+// projects are created with their campaign (store/campaigns.ts); these are the account's own.
+
+export interface ProjectRow {
+  id: string;
+  accountId: string;
+  displayName: string;
+  topUpOnly: boolean;
+  balanceNanos: bigint;
+  createTime: Date;
+  /** The campaign whose funding project this is, if any. */
+  campaignId: string | null;
+}
+
+const select = {
+  id: true,
+  accountId: true,
+  displayName: true,
+  topUpOnly: true,
+  balanceNanos: true,
+  createTime: true,
+  campaign: { select: { id: true } },
+} as const;
+
+type Selected = Omit<ProjectRow, "campaignId"> & { campaign: { id: string } | null };
+
+const toRow = ({ campaign, ...row }: Selected): ProjectRow => ({ ...row, campaignId: campaign?.id ?? null });
+
+export async function insertProject(
+  db: DbClient,
+  row: { id: string; accountId: string; displayName: string; createTime: Date },
+): Promise<ProjectRow> {
+  return toRow(await db.project.create({ data: { ...row, topUpOnly: false }, select }));
+}
+
+export async function findProject(db: DbClient, accountId: string, projectId: string): Promise<ProjectRow | undefined> {
+  const row = await db.project.findFirst({ where: { id: projectId, accountId }, select });
+  return row ? toRow(row) : undefined;
+}
+
+/** One page of an account's projects in id order, campaign projects included. */
+export async function listProjects(
+  db: DbClient,
+  options: { accountId: string; afterId: string | undefined; take: number },
+): Promise<ProjectRow[]> {
+  const rows = await db.project.findMany({
+    where: { accountId: options.accountId, ...(options.afterId === undefined ? {} : { id: { gt: options.afterId } }) },
+    orderBy: { id: "asc" },
+    take: options.take,
+    select,
+  });
+  return rows.map(toRow);
+}
+
+/** Whether the account holds the project: a resource is only ever found through its own account. */
+export async function projectExists(db: DbClient, accountId: string, projectId: string): Promise<boolean> {
+  return (await db.project.count({ where: { id: projectId, accountId } })) > 0;
+}
