@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   }
   if (!masterKey || !operatorToken) throw new ConfigError("invalid configuration: secrets are missing");
 
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, {
+    onIdleConnectionError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+  });
   const sql = await database.openSqlRunner();
   try {
     const { applied } = await migrate(sql, MIGRATIONS_DIR);

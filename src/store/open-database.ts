@@ -21,13 +21,24 @@ export type DatabaseTarget =
   /** `dataDir` undefined: in memory (tests). */
   | { kind: "pglite"; dataDir?: string };
 
-/** Opens PostgreSQL through @prisma/adapter-pg, or an embedded PGlite database. */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === "postgres" ? openPostgres(target.url, target.poolSize) : openPglite(target.dataDir);
+export interface OpenOptions {
+  /**
+   * An idle pooled connection failed (the server restarted or ended it). The pool replaces it;
+   * without a listener the error would crash the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
 }
 
-function openPostgres(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+/** Opens PostgreSQL through @prisma/adapter-pg, or an embedded PGlite database. */
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
+  return target.kind === "postgres"
+    ? openPostgres(target.url, target.poolSize, options.onIdleConnectionError ?? (() => {}))
+    : openPglite(target.dataDir);
+}
+
+function openPostgres(url: string, poolSize: number | undefined, onIdleError: (error: Error) => void): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize ?? 10 });
+  pool.on("error", onIdleError);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",

@@ -153,8 +153,10 @@ function topLevelField(
 function bySpecificity(a: Route, b: Route): number {
   if ((a.template.verb === undefined) !== (b.template.verb === undefined))
     return a.template.verb === undefined ? 1 : -1;
+  // A template that ends here is more specific than one going on with `**` (which also
+  // matches nothing): `/v1/operations` must win over `/v1/{name=operations/**}` (ListOperations).
   const rank = (s: TemplateSegment | undefined) =>
-    s === undefined ? 3 : s.kind === "literal" ? 0 : s.kind === "wildcard" ? 1 : 2;
+    s === undefined ? 2 : s.kind === "literal" ? 0 : s.kind === "wildcard" ? 1 : 3;
   const n = Math.max(a.template.segments.length, b.template.segments.length);
   for (let i = 0; i < n; i++) {
     const d = rank(a.template.segments[i]) - rank(b.template.segments[i]);

@@ -58,6 +58,9 @@ describe("createRouteTable over the real services", () => {
     ],
     ["PUT", "/v1/accounts/a1/campaigns/c1", { allowed: ["DELETE", "GET", "PATCH"] }],
     ["GET", "/v1/public/funding:get", { allowed: ["POST"] }],
+    // `**` also matches no segment: the shorter literal template must still win.
+    ["GET", "/v1/operations", { rpc: "ListOperations", vars: { name: "operations" } }],
+    ["GET", "/v1/operations/t1", { rpc: "GetOperation", vars: { name: "operations/t1" } }],
     ["POST", "/v1/nowhere", "not-found"],
     ["POST", "/v1/public/funding:gets", "not-found"],
     ["GET", "relative", "not-found"],
