@@ -21,7 +21,13 @@ interface Scenario {
 
 const connectHeaders = { "content-type": "application/json", "connect-protocol-version": "1" };
 const scenarios: Scenario[] = [
-  { label: "bare node:http (fixed JSON)", target: "bare-node-http", path: "/", headers: { "content-type": "application/json" }, body: () => "{}" },
+  {
+    label: "bare node:http (fixed JSON)",
+    target: "bare-node-http",
+    path: "/",
+    headers: { "content-type": "application/json" },
+    body: () => "{}",
+  },
   {
     label: "trivial connect-node handler",
     target: "trivial-connect",
@@ -102,10 +108,23 @@ for (const scenario of scenarios) results.push(await measure(scenario));
 const [bare, trivial] = results as [Result, Result, ...Result[]];
 
 const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}x`;
-console.log(`\nfunding:get benchmark: ${CONNECTIONS} connections, ${DURATION_S}s each, database ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite (in process)"}\n`);
-console.log(["target", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "errors", "vs bare", "vs trivial connect"].join(" | "));
+console.log(
+  `\nfunding:get benchmark: ${CONNECTIONS} connections, ${DURATION_S}s each, database ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite (in process)"}\n`,
+);
+console.log(
+  ["target", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "errors", "vs bare", "vs trivial connect"].join(" | "),
+);
 for (const r of results) {
   console.log(
-    [r.label, r.rps.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), r.peakRssMb.toFixed(0), r.errors, ratio(r.rps, bare.rps), ratio(r.rps, trivial.rps)].join(" | "),
+    [
+      r.label,
+      r.rps.toFixed(0),
+      r.p50.toFixed(2),
+      r.p99.toFixed(2),
+      r.peakRssMb.toFixed(0),
+      r.errors,
+      ratio(r.rps, bare.rps),
+      ratio(r.rps, trivial.rps),
+    ].join(" | "),
   );
 }

@@ -1,4 +1,4 @@
-import { type TargetName, startTarget } from "./targets.js";
+import { startTarget, type TargetName } from "./targets.js";
 
 // Child process: starts one target, tells the parent its port, reports peak RSS on request.
 const name = process.argv[2] as TargetName;

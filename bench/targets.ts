@@ -2,15 +2,15 @@ import http from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { CampaignService } from "../gen/encore/campaign/v1/campaign_service_pb.js";
-import { FundingVisibility } from "../gen/encore/campaign/v1/visibility_pb.js";
 import { PublicFundingSchema } from "../gen/encore/campaign/v1/public_pb.js";
+import { FundingVisibility } from "../gen/encore/campaign/v1/visibility_pb.js";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
 import { createListener } from "../src/server/listener.js";
 import { migrate } from "../src/store/migrate.js";
 import { openDatabase } from "../src/store/open-database.js";
-import { seedCampaign, seedOffer, seedUsage, DOLLAR } from "../test/support/seed.js";
+import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../test/support/seed.js";
 
 // One benchmark target per child process, so the load generator never shares its event loop.
 
@@ -61,7 +61,13 @@ async function startService(): Promise<StartedTarget> {
     LOG_LEVEL: "warn",
     // The load comes from one address; the limiter still runs on every call, it just never trips.
     RATE_LIMIT_PER_ADDRESS: "1000000000",
-    ...(url ? { DATABASE_URL: url, ENCORE_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"), OPERATOR_TOKEN: "bench-operator-token-0123456789" } : {}),
+    ...(url
+      ? {
+          DATABASE_URL: url,
+          ENCORE_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
+          OPERATOR_TOKEN: "bench-operator-token-0123456789",
+        }
+      : {}),
   });
   const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "pglite" });
   const sql = await database.openSqlRunner();

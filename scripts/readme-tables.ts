@@ -23,7 +23,10 @@ const publicReasons = new Set([
 
 // Refusals without a reason (spec 7 "none", and the management names that are codes).
 const unnamed: [Code, string][] = [
-  [Code.InvalidArgument, "a required field missing, a body that is not JSON or over 64 KiB, a request id too long, a bad value"],
+  [
+    Code.InvalidArgument,
+    "a required field missing, a body that is not JSON or over 64 KiB, a request id too long, a bad value",
+  ],
   [Code.NotFound, "no such campaign, purchase or resource, or one the caller may not see (spec 5.3)"],
   [Code.AlreadyExists, "a request id already used by a different player; a duplicate member"],
   [Code.ResourceExhausted, "rate limited; nothing was done"],
@@ -33,10 +36,15 @@ const unnamed: [Code, string][] = [
 ];
 
 export function errorTable(): string {
-  const lines = [row(["reason", "code", "HTTP", "PreconditionFailure", "where"]), row(["---", "---", "---", "---", "---"])];
+  const lines = [
+    row(["reason", "code", "HTTP", "PreconditionFailure", "where"]),
+    row(["---", "---", "---", "---", "---"]),
+  ];
   for (const [reason, { code, precondition }] of Object.entries(reasons)) {
     const where = publicReasons.has(reason) ? "public calls" : "management and operator calls";
-    lines.push(row([`\`${reason}\``, `${code} ${codeName(code)}`, codeToHttpStatus(code), precondition ? "yes" : "no", where]));
+    lines.push(
+      row([`\`${reason}\``, `${code} ${codeName(code)}`, codeToHttpStatus(code), precondition ? "yes" : "no", where]),
+    );
   }
   for (const [code, meaning] of unnamed) {
     lines.push(row(["(none)", `${code} ${codeName(code)}`, codeToHttpStatus(code), "no", meaning]));
@@ -46,9 +54,14 @@ export function errorTable(): string {
 
 export function roleTable(): string {
   const roles = Object.keys(roleNames) as Role[];
-  const lines = [row(["permission", ...roles.map((r) => `\`${roleNames[r]}\``)]), row(["---", ...roles.map(() => "---")])];
+  const lines = [
+    row(["permission", ...roles.map((r) => `\`${roleNames[r]}\``)]),
+    row(["---", ...roles.map(() => "---")]),
+  ];
   for (const [permission, holders] of Object.entries(permissionTable)) {
-    lines.push(row([`\`${permission}\``, ...roles.map((r) => ((holders as readonly Role[]).includes(r) ? "yes" : ""))]));
+    lines.push(
+      row([`\`${permission}\``, ...roles.map((r) => ((holders as readonly Role[]).includes(r) ? "yes" : ""))]),
+    );
   }
   return lines.join("\n");
 }

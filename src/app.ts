@@ -18,11 +18,11 @@ import { createSimulatedPaymentProvider } from "./platform/billing/create-simula
 import { createEmbeddedHosting } from "./platform/hosting/create-embedded-hosting.js";
 import { createSteamClient } from "./platform/steam/create-steam-client.js";
 import { createCors } from "./server/cors.js";
+import { createRequestHandler } from "./server/create-request-handler.js";
 import { createAuthenticateInterceptor } from "./server/interceptors/authenticate.js";
 import { createRateLimit } from "./server/interceptors/rate-limit.js";
 import { createRequestLogInterceptor } from "./server/interceptors/request-log.js";
 import { requiredFieldsInterceptor } from "./server/interceptors/required-fields.js";
-import { createRequestHandler } from "./server/create-request-handler.js";
 import type { RequestHandler } from "./server/listener.js";
 import { createAccountService } from "./services/account/account-service.js";
 import { createBillingService } from "./services/billing/billing-service.js";

@@ -8,7 +8,10 @@ const schema = z
   .object({
     PORT: port.default(8080),
     HOST: z.string().min(1).default("127.0.0.1"),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+      .optional(),
     DATA_DIR: z.string().min(1).default("./.data"),
     STEAM_API_URL: url.default("https://partner.steam-api.com"),
     STEAM_STORE_URL: url.default("https://store.steampowered.com"),
@@ -19,7 +22,10 @@ const schema = z
       .optional(),
     OPERATOR_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
     ERROR_DOMAIN: z.string().min(1).default("campaign.encore.v1"),
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// URL")
+      .optional(),
     TLS_CERT_FILE: optionalText,
     TLS_KEY_FILE: optionalText,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -33,7 +39,11 @@ const schema = z
     // settled within settle-after + interval (default 90 s: "within a couple of minutes").
     SETTLEMENT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
     SETTLEMENT_SETTLE_AFTER_MS: z.coerce.number().int().positive().default(60_000),
-    SETTLEMENT_CANCEL_AFTER_MS: z.coerce.number().int().positive().default(15 * 60_000),
+    SETTLEMENT_CANCEL_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60_000),
     // Rate limits (spec 8): per client socket address over every public call, and per campaign
     // key over purchases:begin, each as requests per window.
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),

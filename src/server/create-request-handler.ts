@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Registry } from "@bufbuild/protobuf";
-import { type ConnectRouter, type ContextValues, type Interceptor, createContextValues } from "@connectrpc/connect";
+import { type ConnectRouter, type ContextValues, createContextValues, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
+import { kClientAddress } from "../services/peer-address.js";
 import { createRestHandler } from "../transcode/create-rest-handler.js";
 import { createImplementationDispatch } from "../transcode/implementation-dispatch.js";
-import { kClientAddress } from "../services/peer-address.js";
 import { kPeerAddress, kRequestId, normalisePeerAddress } from "./context.js";
 import type { Cors } from "./cors.js";
 import { createHealthRoutes } from "./health.js";

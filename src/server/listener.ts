@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
-import net from "node:net";
 import type { AddressInfo } from "node:net";
+import net from "node:net";
 
 export type RequestHandler = (
   req: http.IncomingMessage | http2.Http2ServerRequest,
@@ -48,7 +48,12 @@ export function createListener({ handler, tls }: ListenerOptions): Listener {
   const h2 = http2.createServer(handler);
   h2.on("session", track);
   const front = net.createServer((socket) => route(socket, h1, h2));
-  return wrap(front, () => h1, sessions, () => h2.close());
+  return wrap(
+    front,
+    () => h1,
+    sessions,
+    () => h2.close(),
+  );
 }
 
 function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void {
@@ -56,8 +61,9 @@ function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void
   // unshifted bytes to nobody before the chosen server attaches its own reader.
   let seen = Buffer.alloc(0);
   const onReadable = () => {
-    let chunk: Buffer | null;
-    while ((chunk = socket.read() as Buffer | null) !== null) seen = Buffer.concat([seen, chunk]);
+    for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) {
+      seen = Buffer.concat([seen, chunk]);
+    }
     const n = Math.min(seen.length, H2_PREFACE.length);
     if (n === 0) return;
     const isH2 = seen.subarray(0, n).equals(H2_PREFACE.subarray(0, n));

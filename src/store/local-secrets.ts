@@ -22,7 +22,10 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   mkdirSync(dataDir, { recursive: true });
-  const secrets = { masterKey: randomBytes(32).toString("base64"), operatorToken: randomBytes(32).toString("base64url") };
+  const secrets = {
+    masterKey: randomBytes(32).toString("base64"),
+    operatorToken: randomBytes(32).toString("base64url"),
+  };
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600, flag: "wx" });
   return { masterKey: Buffer.from(secrets.masterKey, "base64"), operatorToken: secrets.operatorToken, created: true };
 }

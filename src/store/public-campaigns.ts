@@ -1,6 +1,6 @@
-import type { Db } from "./open-database.js";
 import type { CampaignState, LinkState } from "../domain/availability.js";
 import type { FundingVisibility } from "../domain/funding.js";
+import type { Db } from "./open-database.js";
 
 /** Everything the public reads need about one campaign, read in a single round trip. */
 export interface PublicCampaignFacts {

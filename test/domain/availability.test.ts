@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { type AvailabilityFacts, exceedsOutstandingLimit, unavailableReason } from "../../src/domain/availability.js";
 
 const link = { sandbox: false, outstandingNanos: 0n, reservedNanos: 0n, outstandingLimitNanos: 100n };
-const ok: AvailabilityFacts = { campaignState: "VERIFIED", ready: true, linkState: "ACTIVE", link, cheapestCreditNanos: 10n };
+const ok: AvailabilityFacts = {
+  campaignState: "VERIFIED",
+  ready: true,
+  linkState: "ACTIVE",
+  link,
+  cheapestCreditNanos: 10n,
+};
 
 describe("unavailableReason", () => {
   it.each<[string, Partial<AvailabilityFacts>, string | undefined]>([
@@ -18,12 +24,33 @@ describe("unavailableReason", () => {
     ["limit reached by reservations", { link: { ...link, reservedNanos: 91n } }, "PUBLISHER_LIMIT_REACHED"],
     ["exactly at the limit is fine", { link: { ...link, outstandingNanos: 90n } }, undefined],
     ["sandbox has no limit", { link: { ...link, sandbox: true, outstandingNanos: 1000n } }, undefined],
-    ["nothing on sale, limit full", { cheapestCreditNanos: undefined, link: { ...link, outstandingNanos: 100n } }, "PUBLISHER_LIMIT_REACHED"],
+    [
+      "nothing on sale, limit full",
+      { cheapestCreditNanos: undefined, link: { ...link, outstandingNanos: 100n } },
+      "PUBLISHER_LIMIT_REACHED",
+    ],
     ["nothing on sale, room left", { cheapestCreditNanos: undefined }, undefined],
     // DESIGN 3: NOT_VERIFIED, then NOT_READY, then PUBLISHER_UNAVAILABLE, then LIMIT.
-    ["all at once: not verified first", { campaignState: "DECLINED", ready: false, linkState: "CREDENTIAL_INVALID", link: { ...link, outstandingNanos: 100n } }, "CAMPAIGN_NOT_VERIFIED"],
-    ["not ready before publisher", { ready: false, linkState: "CREDENTIAL_INVALID", link: { ...link, outstandingNanos: 100n } }, "CAMPAIGN_NOT_READY"],
-    ["publisher before limit", { linkState: "CREDENTIAL_INVALID", link: { ...link, outstandingNanos: 100n } }, "PUBLISHER_UNAVAILABLE"],
+    [
+      "all at once: not verified first",
+      {
+        campaignState: "DECLINED",
+        ready: false,
+        linkState: "CREDENTIAL_INVALID",
+        link: { ...link, outstandingNanos: 100n },
+      },
+      "CAMPAIGN_NOT_VERIFIED",
+    ],
+    [
+      "not ready before publisher",
+      { ready: false, linkState: "CREDENTIAL_INVALID", link: { ...link, outstandingNanos: 100n } },
+      "CAMPAIGN_NOT_READY",
+    ],
+    [
+      "publisher before limit",
+      { linkState: "CREDENTIAL_INVALID", link: { ...link, outstandingNanos: 100n } },
+      "PUBLISHER_UNAVAILABLE",
+    ],
   ])("%s", (_, change, reason) => {
     expect(unavailableReason({ ...ok, ...change })).toBe(reason);
   });

@@ -17,7 +17,11 @@ describe("runwayDays", () => {
 });
 
 describe("shapePublicFunding", () => {
-  const base = { balanceNanos: 20n * DAY_OF_SPEND, sevenDaySpendNanos: 7n * DAY_OF_SPEND, unavailableReason: undefined };
+  const base = {
+    balanceNanos: 20n * DAY_OF_SPEND,
+    sevenDaySpendNanos: 7n * DAY_OF_SPEND,
+    unavailableReason: undefined,
+  };
 
   it.each([
     ["EXACT_BALANCE", 20n * DAY_OF_SPEND, 20n],
@@ -42,6 +46,12 @@ describe("shapePublicFunding", () => {
       visibility: "EXACT_BALANCE",
       unavailableReason: "CAMPAIGN_NOT_READY",
     });
-    expect(view).toMatchObject({ funded: false, balanceNanos: 0n, runwayDays: undefined, purchasable: false, unavailableReason: "CAMPAIGN_NOT_READY" });
+    expect(view).toMatchObject({
+      funded: false,
+      balanceNanos: 0n,
+      runwayDays: undefined,
+      purchasable: false,
+      unavailableReason: "CAMPAIGN_NOT_READY",
+    });
   });
 });

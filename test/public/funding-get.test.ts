@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
 import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../support/seed.js";
-import { type TestServer, startTestServer } from "../support/test-server.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
@@ -29,7 +29,10 @@ describe("POST /v1/public/funding:get", () => {
   }
 
   it("shows balance and runway under EXACT_BALANCE, with every implicit field present", async () => {
-    const { campaignKey } = await campaignWithSpend({ visibility: "EXACT_BALANCE", balanceNanos: 120n * DOLLAR + 500_000_000n }, 28n * DOLLAR);
+    const { campaignKey } = await campaignWithSpend(
+      { visibility: "EXACT_BALANCE", balanceNanos: 120n * DOLLAR + 500_000_000n },
+      28n * DOLLAR,
+    );
     const res = await funding(campaignKey);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -59,7 +62,10 @@ describe("POST /v1/public/funding:get", () => {
   });
 
   it("shows only whether it is funded under FUNDED_ONLY", async () => {
-    const { campaignKey } = await campaignWithSpend({ visibility: "FUNDED_ONLY", balanceNanos: 70n * DOLLAR }, 70n * DOLLAR);
+    const { campaignKey } = await campaignWithSpend(
+      { visibility: "FUNDED_ONLY", balanceNanos: 70n * DOLLAR },
+      70n * DOLLAR,
+    );
     const res = await funding(campaignKey);
     expect(res.body).toEqual({
       funded: true,
@@ -72,7 +78,10 @@ describe("POST /v1/public/funding:get", () => {
   });
 
   it("leaves runwayDays absent when nothing was spent in the last seven days", async () => {
-    const { campaignKey, projectId } = await campaignWithSpend({ visibility: "EXACT_BALANCE", balanceNanos: 5n * DOLLAR }, 0n);
+    const { campaignKey, projectId } = await campaignWithSpend(
+      { visibility: "EXACT_BALANCE", balanceNanos: 5n * DOLLAR },
+      0n,
+    );
     await seedUsage(server.db.database.prisma, projectId, 3n * DOLLAR, daysAgo(9));
     const res = await funding(campaignKey);
     expect(res.body).not.toHaveProperty("runwayDays");
@@ -84,15 +93,27 @@ describe("POST /v1/public/funding:get", () => {
     expect((await funding(low.campaignKey)).body.runwayDays).toBe("0");
     const empty = await campaignWithSpend({ visibility: "EXACT_BALANCE", balanceNanos: 0n }, 7n * DOLLAR);
     const res = await funding(empty.campaignKey);
-    expect(res.body).toMatchObject({ funded: false, balance: { currencyCode: "USD", units: "0", nanos: 0 }, runwayDays: "0" });
+    expect(res.body).toMatchObject({
+      funded: false,
+      balance: { currencyCode: "USD", units: "0", nanos: 0 },
+      runwayDays: "0",
+    });
   });
 
   it.each([
     ["not verified", { state: "NEEDS_REVIEW" as const }, "CAMPAIGN_NOT_VERIFIED"],
     ["verified, not transferred", { ready: false }, "CAMPAIGN_NOT_READY"],
     ["key rejected", { linkState: "CREDENTIAL_INVALID" as const }, "PUBLISHER_UNAVAILABLE"],
-    ["outstanding limit reached", { outstandingNanos: 99n * DOLLAR, outstandingLimitNanos: 100n * DOLLAR }, "PUBLISHER_LIMIT_REACHED"],
-    ["several at once: the first in DESIGN order", { state: "DECLINED" as const, ready: false, linkState: "CREDENTIAL_INVALID" as const }, "CAMPAIGN_NOT_VERIFIED"],
+    [
+      "outstanding limit reached",
+      { outstandingNanos: 99n * DOLLAR, outstandingLimitNanos: 100n * DOLLAR },
+      "PUBLISHER_LIMIT_REACHED",
+    ],
+    [
+      "several at once: the first in DESIGN order",
+      { state: "DECLINED" as const, ready: false, linkState: "CREDENTIAL_INVALID" as const },
+      "CAMPAIGN_NOT_VERIFIED",
+    ],
   ])("says why it is not purchasable: %s", async (_, options, reason) => {
     const { campaignKey } = await campaignWithSpend(options, 0n);
     const res = await funding(campaignKey);
@@ -110,7 +131,12 @@ describe("POST /v1/public/funding:get", () => {
   it("ignores unknown fields and any Authorization header", async () => {
     const { campaignKey } = await campaignWithSpend({ visibility: "FUNDED_ONLY", balanceNanos: DOLLAR }, 0n);
     const plain = await funding(campaignKey);
-    const extra = await server.rest("POST", "/v1/public/funding:get", { campaignKey, futureField: { x: 1 } }, { authorization: "Bearer garbage" });
+    const extra = await server.rest(
+      "POST",
+      "/v1/public/funding:get",
+      { campaignKey, futureField: { x: 1 } },
+      { authorization: "Bearer garbage" },
+    );
     expect(extra.status).toBe(200);
     expect(extra.body).toEqual(plain.body);
   });
@@ -147,7 +173,9 @@ describe("POST /v1/public/funding:get", () => {
     const get = await server.rest("GET", "/v1/public/funding:get");
     expect(get.status).toBeGreaterThanOrEqual(400);
     expect(get.body).toMatchObject({ code: expect.any(Number) });
-    const form = await server.rest("POST", "/v1/public/funding:get", "campaignKey=x", { "content-type": "application/x-www-form-urlencoded" });
+    const form = await server.rest("POST", "/v1/public/funding:get", "campaignKey=x", {
+      "content-type": "application/x-www-form-urlencoded",
+    });
     expect([400, 415]).toContain(form.status);
     expect(form.body).toMatchObject({ code: 3 });
   });
@@ -163,7 +191,13 @@ describe("POST /v1/public/funding:get", () => {
     const client = server.client(CampaignService, protocol);
     const result = await client.getPublicFunding({ campaignKey });
     expect(result.balance).toBeUndefined();
-    expect(result).toMatchObject({ funded: true, runwayDays: 7n, visibility: FundingVisibility.RUNWAY, purchasable: true, unavailableReason: "" });
+    expect(result).toMatchObject({
+      funded: true,
+      runwayDays: 7n,
+      visibility: FundingVisibility.RUNWAY,
+      purchasable: true,
+      unavailableReason: "",
+    });
     await expect(client.getPublicFunding({ campaignKey: "nope" })).rejects.toMatchObject({ code: 5 });
     await expect(client.getPublicFunding({ campaignKey: "" })).rejects.toMatchObject({ code: 3 });
   });

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/store/migrate.js";
-import { MIGRATIONS_DIR, type TestDatabase, createTestDatabase, onPostgres } from "../support/test-database.js";
+import { createTestDatabase, MIGRATIONS_DIR, onPostgres, type TestDatabase } from "../support/test-database.js";
 
 describe("migrate", () => {
   let db: TestDatabase;
@@ -34,7 +34,10 @@ describe("migrate", () => {
     try {
       const results = await Promise.all(runners.map((sql) => migrate(sql, MIGRATIONS_DIR)));
       const applied = results.flatMap((result) => result.applied);
-      const all = (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      const all = (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
       // Every migration applied exactly once, by whichever replica took the lock first.
       expect(applied.sort()).toEqual(all);
       expect(results.some((result) => result.applied.length === 0)).toBe(true);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Db } from "../../src/store/open-database.js";
 import type { CampaignState, FundingVisibility } from "../../gen/prisma/enums.js";
+import type { Db } from "../../src/store/open-database.js";
 
 const id = () => randomUUID();
 const DOLLAR = 1_000_000_000n;
@@ -38,7 +38,13 @@ export async function seedCampaign(db: Db, options: SeedCampaignOptions = {}): P
   await db.account.create({ data: { id: accountId, displayName: "Studio" } });
   await db.game.create({ data: { id: gameId, accountId, displayName: "Game" } });
   await db.project.create({
-    data: { id: projectId, accountId, displayName: "Campaign project", topUpOnly: true, balanceNanos: options.balanceNanos ?? 0n },
+    data: {
+      id: projectId,
+      accountId,
+      displayName: "Campaign project",
+      topUpOnly: true,
+      balanceNanos: options.balanceNanos ?? 0n,
+    },
   });
   await db.distributorLink.create({
     data: {

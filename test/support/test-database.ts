@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { type Database, type DatabaseTarget, openDatabase } from "../../src/store/open-database.js";
 import { migrate } from "../../src/store/migrate.js";
+import { type Database, type DatabaseTarget, openDatabase } from "../../src/store/open-database.js";
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
 

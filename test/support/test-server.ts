@@ -1,12 +1,12 @@
 import type { DescService } from "@bufbuild/protobuf";
-import { type Client, type Interceptor, type Transport, createClient } from "@connectrpc/connect";
+import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { createListener } from "../../src/server/listener.js";
-import { type TestDatabase, createTestDatabase } from "./test-database.js";
+import { createTestDatabase, type TestDatabase } from "./test-database.js";
 
 export const TEST_OPERATOR_TOKEN = "test-operator-token-0123456789abcdef";
 export const TEST_MASTER_KEY = Buffer.alloc(32, 9);
@@ -30,6 +30,7 @@ export interface TestServer {
 export interface RestResult {
   status: number;
   headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the wire answered
   body: any;
 }
 
@@ -57,10 +58,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const transport = (protocol: ProtocolName, token: string | undefined): Transport => {
     const interceptors: Interceptor[] = token
-      ? [(next) => (req) => {
-          req.header.set("authorization", `Bearer ${token}`);
-          return next(req);
-        }]
+      ? [
+          (next) => (req) => {
+            req.header.set("authorization", `Bearer ${token}`);
+            return next(req);
+          },
+        ]
       : [];
     if (protocol === "grpc") return createGrpcTransport({ baseUrl, interceptors });
     if (protocol === "grpc-web") return createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors });

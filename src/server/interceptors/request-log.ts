@@ -23,7 +23,10 @@ export function createRequestLogInterceptor(logger: Logger): Interceptor {
         throw internal();
       }
       const level = error.code === Code.Internal || error.code === Code.Unknown ? "error" : "info";
-      log[level]({ code: Code[error.code], reason: error.rawMessage, err: error.cause, ms: elapsed(started) }, "refused");
+      log[level](
+        { code: Code[error.code], reason: error.rawMessage, err: error.cause, ms: elapsed(started) },
+        "refused",
+      );
       throw error;
     }
   };

@@ -1,5 +1,10 @@
 import { create } from "@bufbuild/protobuf";
-import { type PublicFunding, PublicFundingSchema, type PublicOffer, PublicOfferSchema } from "../../../gen/encore/campaign/v1/public_pb.js";
+import {
+  type PublicFunding,
+  PublicFundingSchema,
+  type PublicOffer,
+  PublicOfferSchema,
+} from "../../../gen/encore/campaign/v1/public_pb.js";
 import { FundingVisibility } from "../../../gen/encore/campaign/v1/visibility_pb.js";
 import type { FundingVisibility as DomainVisibility, PublicFundingView } from "../../domain/funding.js";
 import type { PublicOfferRow } from "../../store/public-campaigns.js";
