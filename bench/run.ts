@@ -14,6 +14,7 @@ const WARMUP_S = 2;
 interface Scenario {
   label: string;
   target: TargetName;
+  env?: Record<string, string>;
   path: string;
   headers: Record<string, string>;
   body: (campaignKey: string) => string;
@@ -43,6 +44,14 @@ const scenarios: Scenario[] = [
     body: (key) => JSON.stringify({ campaignKey: key }),
   },
   {
+    label: "funding:get over REST, read cache off (a query per call)",
+    target: "service",
+    env: { PUBLIC_READ_CACHE_MS: "0" },
+    path: "/v1/public/funding:get",
+    headers: { "content-type": "application/json" },
+    body: (key) => JSON.stringify({ campaignKey: key }),
+  },
+  {
     label: "GetPublicFunding over Connect",
     target: "service",
     path: "/encore.campaign.v1.CampaignService/GetPublicFunding",
@@ -63,7 +72,7 @@ interface Result {
 async function measure(scenario: Scenario): Promise<Result> {
   const child = fork(fileURLToPath(new URL("./target-process.ts", import.meta.url)), [scenario.target], {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env },
+    env: { ...process.env, ...scenario.env },
   });
   try {
     const ready = await nextMessage<{ port: number; campaignKey: string }>(child, "ready");
@@ -87,8 +96,18 @@ async function measure(scenario: Scenario): Promise<Result> {
       peakRssMb: stats.peakRssBytes / 1024 / 1024,
     };
   } finally {
-    child.kill("SIGKILL");
+    await stopChild(child);
   }
+}
+
+/** Lets the target drop its database, then makes sure it is gone. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.send({ type: "stop" });
+  const deadline = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(deadline);
 }
 
 function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {

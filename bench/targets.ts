@@ -8,9 +8,8 @@ import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
 import { createListener } from "../src/server/listener.js";
-import { migrate } from "../src/store/migrate.js";
-import { openDatabase } from "../src/store/open-database.js";
 import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../test/support/seed.js";
+import { createTestDatabase } from "../test/support/test-database.js";
 
 // One benchmark target per child process, so the load generator never shares its event loop.
 
@@ -28,6 +27,7 @@ export type TargetName = "bare-node-http" | "trivial-connect" | "service";
 export interface StartedTarget {
   port: number;
   campaignKey: string;
+  stop?: () => Promise<void>;
 }
 
 export async function startTarget(name: TargetName): Promise<StartedTarget> {
@@ -55,36 +55,38 @@ export async function startTarget(name: TargetName): Promise<StartedTarget> {
 }
 
 async function startService(): Promise<StartedTarget> {
-  const url = process.env.BENCH_DATABASE_URL;
+  // A fresh database on BENCH_DATABASE_URL's server (dropped on stop), else in-process PGlite.
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (serverUrl) process.env.TEST_DATABASE_URL = serverUrl;
+  else delete process.env.TEST_DATABASE_URL;
+  const db = await createTestDatabase();
+  const prisma = db.database.prisma;
+  const campaign = await seedCampaign(prisma, { balanceNanos: 120n * DOLLAR });
+  await seedOffer(prisma, campaign.campaignId);
+  await seedUsage(prisma, campaign.projectId, 28n * DOLLAR, new Date(Date.now() - 86_400_000));
   const config = loadConfig({
-    ...process.env,
     LOG_LEVEL: "warn",
     // The load comes from one address; the limiter still runs on every call, it just never trips.
     RATE_LIMIT_PER_ADDRESS: "1000000000",
-    ...(url
-      ? {
-          DATABASE_URL: url,
-          ENCORE_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
-          OPERATOR_TOKEN: "bench-operator-token-0123456789",
-        }
-      : {}),
+    ...(process.env.PUBLIC_READ_CACHE_MS ? { PUBLIC_READ_CACHE_MS: process.env.PUBLIC_READ_CACHE_MS } : {}),
   });
-  const database = await openDatabase(url ? { kind: "postgres", url } : { kind: "pglite" });
-  const sql = await database.openSqlRunner();
-  await migrate(sql, new URL("../prisma/migrations", import.meta.url).pathname);
-  await sql.close();
-  const campaign = await seedCampaign(database.prisma, { balanceNanos: 120n * DOLLAR });
-  await seedOffer(database.prisma, campaign.campaignId);
-  await seedUsage(database.prisma, campaign.projectId, 28n * DOLLAR, new Date(Date.now() - 86_400_000));
   const app = createApp({
     config,
-    database,
-    logger: createLogger("warn"),
+    database: db.database,
+    logger: createLogger(config.logLevel),
     secrets: { masterKey: Buffer.alloc(32, 7), operatorToken: "bench-operator-token-0123456789" },
   });
   const listener = createListener({ handler: app.handler });
   const address = await listener.listen(0, "127.0.0.1");
-  return { port: address.port, campaignKey: campaign.campaignKey };
+  return {
+    port: address.port,
+    campaignKey: campaign.campaignKey,
+    async stop() {
+      await listener.close();
+      await app.stop();
+      await db.drop();
+    },
+  };
 }
 
 function listen(server: http.Server): Promise<number> {

@@ -30,6 +30,8 @@ const schema = z
     TLS_KEY_FILE: optionalText,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STOREFRONT_SHARE_PERCENT: z.coerce.number().int().min(0).max(99).default(30),
+    // How long funding:get and offers:list answer a campaign key from the same read (0: never).
+    PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // Campaign verification (spec 3.2): time between passes over campaigns in VERIFYING; a
     // create or retry in this process also starts one at once.
     VERIFICATION_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
@@ -84,6 +86,7 @@ export interface Config {
   tls: { certFile: string; keyFile: string } | undefined;
   logLevel: Env["LOG_LEVEL"];
   storefrontSharePercent: number;
+  publicReadCacheMs: number;
   verificationIntervalMs: number;
   settlement: { intervalMs: number; settleAfterMs: number; cancelAfterMs: number };
   rateLimit: { windowSeconds: number; perAddress: number; beginPerCampaign: number };
@@ -115,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
     logLevel: e.LOG_LEVEL,
     storefrontSharePercent: e.STOREFRONT_SHARE_PERCENT,
+    publicReadCacheMs: e.PUBLIC_READ_CACHE_MS,
     verificationIntervalMs: e.VERIFICATION_INTERVAL_MS,
     settlement: {
       intervalMs: e.SETTLEMENT_SWEEP_INTERVAL_MS,

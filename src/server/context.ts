@@ -1,14 +1,10 @@
 import { createContextKey } from "@connectrpc/connect";
-import type { Logger } from "pino";
 
 /** The address the request's connection comes from (never a header), normalised. */
 export const kPeerAddress = createContextKey<string>("", { description: "peer address" });
 
 /** The request's id, also sent back as `x-request-id`. */
 export const kRequestId = createContextKey<string>("", { description: "request id" });
-
-/** The request's logger, carrying its id. */
-export const kLogger = createContextKey<Logger | undefined>(undefined, { description: "request logger" });
 
 /** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`. */
 export function normalisePeerAddress(address: string | undefined): string {

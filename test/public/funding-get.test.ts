@@ -218,3 +218,21 @@ describe("funding that cannot be read", () => {
     }
   });
 });
+
+describe("the public read cache (PUBLIC_READ_CACHE_MS)", () => {
+  it("answers a campaign from one read for the interval, then reads afresh", async () => {
+    let clock = new Date("2026-11-20T12:00:00Z").getTime();
+    const server = await startTestServer({ env: { PUBLIC_READ_CACHE_MS: "1000" }, now: () => new Date(clock) });
+    try {
+      const { campaignKey, projectId } = await seedCampaign(server.db.database.prisma, { balanceNanos: 5n * DOLLAR });
+      const balance = async () => (await server.rest("POST", "/v1/public/funding:get", { campaignKey })).body.balance;
+      expect(await balance()).toEqual({ currencyCode: "USD", units: "5", nanos: 0 });
+      await server.db.database.prisma.project.update({ where: { id: projectId }, data: { balanceNanos: 9n * DOLLAR } });
+      expect(await balance()).toEqual({ currencyCode: "USD", units: "5", nanos: 0 });
+      clock += 1000;
+      expect(await balance()).toEqual({ currencyCode: "USD", units: "9", nanos: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+});

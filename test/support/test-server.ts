@@ -45,7 +45,8 @@ export interface TestServerOptions {
 /** The whole service on a real listener at port 0, over a fresh database. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const db = options.db ?? (await createTestDatabase());
-  const config = loadConfig({ LOG_LEVEL: "silent", ...options.env });
+  // Tests read exactly what they wrote unless they turn the public read cache on themselves.
+  const config = loadConfig({ LOG_LEVEL: "silent", PUBLIC_READ_CACHE_MS: "0", ...options.env });
   const app = createApp({
     config,
     database: db.database,

@@ -1,23 +1,15 @@
-import { type DescMethod, getOption, hasOption } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
 import { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
-import { http } from "../../../gen/google/api/annotations_pb.js";
 import { unauthenticated } from "../../errors/status.js";
 import { API_KEY_PREFIX, bearerToken, hashToken, SESSION_PREFIX, sameSecret } from "../../services/credentials.js";
 import { kPrincipal, type Principal } from "../../services/principal.js";
 import type { Db } from "../../store/open-database.js";
+import { isPublicMethod } from "../public-methods.js";
 
 export interface AuthenticateOptions {
   db: Db;
   operatorToken: string;
   now: () => Date;
-}
-
-/** Public calls are those bound under `/v1/public/` (spec 9.1); they read no credential. */
-export function isPublicMethod(method: DescMethod): boolean {
-  if (!hasOption(method, http)) return false;
-  const pattern = getOption(method, http).pattern;
-  return pattern.case === "post" && pattern.value.startsWith("/v1/public/");
 }
 
 /**
@@ -26,17 +18,8 @@ export function isPublicMethod(method: DescMethod): boolean {
  * "No Authorization header is read; sending one has no effect" (spec 5.1).
  */
 export function createAuthenticateInterceptor(options: AuthenticateOptions): Interceptor {
-  const publicMethods = new WeakMap<DescMethod, boolean>();
-  const isPublic = (method: DescMethod) => {
-    let known = publicMethods.get(method);
-    if (known === undefined) {
-      known = isPublicMethod(method);
-      publicMethods.set(method, known);
-    }
-    return known;
-  };
   return (next) => async (req) => {
-    if (isPublic(req.method)) return next(req);
+    if (isPublicMethod(req.method)) return next(req);
     const token = bearerToken(req.header.get("authorization"));
     if (!token) throw unauthenticated();
     const isOperatorCall = req.service.typeName === OperatorService.typeName;

@@ -6,7 +6,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { rateLimited } from "../../errors/status.js";
 import { kPeerAddress } from "../context.js";
-import { isPublicMethod } from "./authenticate.js";
+import { isPublicMethod } from "../public-methods.js";
 
 export interface RateLimitOptions {
   windowSeconds: number;

@@ -7,12 +7,15 @@ import {
 import { listActiveOffers } from "../../store/public-campaigns.js";
 import type { ServiceDeps } from "../deps.js";
 import { toPublicOffer } from "./public-mapper.js";
-import { readPublicCampaign } from "./read-public-campaign.js";
+import type { PublicCampaign } from "./read-public-campaign.js";
 
 /** `POST /v1/public/offers:list` (spec 4.2): active offers, even before verification. */
-export function createListPublicOffers(deps: ServiceDeps) {
+export function createListPublicOffers(
+  deps: ServiceDeps,
+  readCampaign: (campaignKey: string) => Promise<PublicCampaign>,
+) {
   return async (request: ListPublicOffersRequest): Promise<ListPublicOffersResponse> => {
-    const campaign = await readPublicCampaign(deps, request.campaignKey);
+    const campaign = await readCampaign(request.campaignKey);
     const offers = await listActiveOffers(deps.db, campaign.campaignId);
     return create(ListPublicOffersResponseSchema, {
       offers: offers.map(toPublicOffer),

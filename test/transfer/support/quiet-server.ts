@@ -44,7 +44,7 @@ export async function startQuietServer(start: Date): Promise<QuietServer> {
   const db = testDb.database.prisma;
   const clock: Clock = { now: start };
   const now = () => clock.now;
-  const config = loadConfig({ LOG_LEVEL: "silent" });
+  const config = loadConfig({ LOG_LEVEL: "silent", PUBLIC_READ_CACHE_MS: "0" });
   const logger = createLogger("silent");
   const app = createApp({
     config,
