@@ -29,31 +29,21 @@ const H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
  * rest), cleartext by sniffing the preface, or TLS with ALPN when a certificate is given.
  */
 export function createListener({ handler, tls }: ListenerOptions): Listener {
-  const sessions = new Set<http2.ServerHttp2Session>();
-  const track = (session: http2.ServerHttp2Session) => {
-    sessions.add(session);
-    session.once("close", () => sessions.delete(session));
-  };
-
+  const drain = createDrain(handler);
   if (tls) {
     const server = http2.createSecureServer(
       { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile), allowHTTP1: true },
-      handler,
+      drain.handler,
     );
-    server.on("session", track);
-    return wrap(server, () => server, sessions);
+    server.on("session", drain.trackSession);
+    return serve(server, drain);
   }
-
-  const h1 = http.createServer(handler);
-  const h2 = http2.createServer(handler);
-  h2.on("session", track);
+  const h1 = http.createServer(drain.handler);
+  const h2 = http2.createServer(drain.handler);
+  h2.on("session", drain.trackSession);
+  h1.on("connection", drain.trackSocket);
   const front = net.createServer((socket) => route(socket, h1, h2));
-  return wrap(
-    front,
-    () => h1,
-    sessions,
-    () => h2.close(),
-  );
+  return serve(front, drain);
 }
 
 function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void {
@@ -77,14 +67,59 @@ function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void
   socket.on("error", () => socket.destroy());
 }
 
-const DRAIN_POLL_MS = 50;
+interface Drain {
+  handler: RequestHandler;
+  /** An HTTP/1.1 connection. */
+  trackSocket(socket: net.Socket): void;
+  trackSession(session: http2.ServerHttp2Session): void;
+  /** Closes idle connections now and busy ones as their last response ends. */
+  start(): void;
+}
 
-function wrap(
-  server: net.Server,
-  http1: () => http.Server | http2.Http2SecureServer,
-  sessions: Set<http2.ServerHttp2Session>,
-  closeExtra: () => void = () => {},
-): Listener {
+/**
+ * Graceful shutdown: HTTP/1.1 connections are counted by requests in flight, so an idle
+ * keep-alive connection is closed at once and a busy one right after its response (with
+ * `Connection: close`); HTTP/2 sessions get a GOAWAY and finish their open streams.
+ */
+function createDrain(handler: RequestHandler): Drain {
+  const inFlight = new Map<net.Socket, number>();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  let closing = false;
+  const trackSocket = (socket: net.Socket) => {
+    inFlight.set(socket, 0);
+    socket.once("close", () => inFlight.delete(socket));
+  };
+  return {
+    trackSocket,
+    handler(req, res) {
+      const socket = req.socket as net.Socket;
+      if (req.httpVersionMajor === 1) {
+        // Over TLS an HTTP/1.1 connection is first seen here (ALPN chose it).
+        if (!inFlight.has(socket)) trackSocket(socket);
+        inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+        if (closing) res.setHeader("connection", "close");
+        res.once("close", () => {
+          const left = (inFlight.get(socket) ?? 1) - 1;
+          inFlight.set(socket, left);
+          if (closing && left === 0) socket.end();
+        });
+      }
+      handler(req, res);
+    },
+    trackSession(session) {
+      sessions.add(session);
+      session.once("close", () => sessions.delete(session));
+      if (closing) session.close();
+    },
+    start() {
+      closing = true;
+      for (const [socket, count] of inFlight) if (count === 0) socket.end();
+      for (const session of sessions) session.close();
+    },
+  };
+}
+
+function serve(server: net.Server, drain: Drain): Listener {
   return {
     listen: (port, host) =>
       new Promise((resolve, reject) => {
@@ -96,19 +131,8 @@ function wrap(
       }),
     close: () =>
       new Promise((resolve) => {
-        const h1 = http1();
-        // A keep-alive connection becomes idle once its in-flight request is answered; close
-        // it then, so close() waits for requests, not for clients to hang up.
-        const drain = setInterval(() => {
-          if ("closeIdleConnections" in h1) h1.closeIdleConnections();
-        }, DRAIN_POLL_MS);
-        server.close(() => {
-          clearInterval(drain);
-          resolve();
-        });
-        if ("closeIdleConnections" in h1) h1.closeIdleConnections();
-        for (const session of sessions) session.close();
-        closeExtra();
+        server.close(() => resolve());
+        drain.start();
       }),
   };
 }
