@@ -8,6 +8,7 @@ import { OperatorService } from "../gen/encore/operator/v1/operator_service_pb.j
 import { Operations } from "../gen/google/longrunning/operations_pb.js";
 import type { Config } from "./config.js";
 import { createRefuse } from "./errors/refusals.js";
+import { createCheckoutExpiry } from "./jobs/checkout-expiry.js";
 import type { Job } from "./jobs/job.js";
 import { createMeteringJob } from "./jobs/metering-job.js";
 import { createSessionPurge } from "./jobs/session-purge.js";
@@ -102,6 +103,7 @@ export function createApp(options: AppOptions): App {
     createTransferMover({ deps, intervalMs: TRANSFER_MOVER_INTERVAL_MS }),
     createMeteringJob({ deps, intervalMs: METERING_INTERVAL_MS }),
     createSessionPurge({ deps }),
+    createCheckoutExpiry({ deps }),
   ];
   const rateLimit = createRateLimit({ ...config.rateLimit, redisUrl: config.redisUrl, logger });
 

@@ -6,10 +6,8 @@ export type ResourceKind = "SERVER" | "DISK" | "ADDRESS";
 export type ResourceState = "RUNNING" | "STOPPED";
 export type TransferMode = "CONVERT" | "MOVE";
 
-/** A resource of the source project, as the host lists it. */
-export interface PlanResource {
-  /** How people and requests name it (the resource name). */
-  name: string;
+/** What a transfer plan weighs of a resource; every view of a resource carries these. */
+export interface ResourceTraits {
   kind: ResourceKind;
   region: string;
   gameId: string | null;
@@ -17,6 +15,12 @@ export interface PlanResource {
   movable: boolean;
   state: ResourceState;
   diskCopyable: boolean;
+}
+
+/** A resource of the source project, as the host lists it. */
+export interface PlanResource extends ResourceTraits {
+  /** How people and requests name it (the resource name). */
+  name: string;
 }
 
 export interface PlanInput {

@@ -1,6 +1,7 @@
 import { hourFloor } from "../domain/metering.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { meterResource, resourcesBehind } from "../store/ledger.js";
+import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 
 export interface MeteringJobOptions {
@@ -30,9 +31,6 @@ const MAX_PIECES_PER_RESOURCE = 7 * 24;
 export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
   const { deps } = options;
   const log = deps.logger.child({ job: "metering" });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
 
   async function runOnce(): Promise<MeteringReport> {
     const until = new Date(hourFloor(deps.now().getTime()));
@@ -48,27 +46,6 @@ export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
     }
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error: unknown) => log.error({ err: error }, "metering run failed"))
-        .finally(schedule);
-    }, options.intervalMs);
-  }
-
-  return {
-    name: "metering",
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const job = createIntervalJob({ name: "metering", intervalMs: options.intervalMs, runOnce, logger: log });
+  return { name: job.name, start: job.start, stop: job.stop, runOnce };
 }

@@ -1,5 +1,6 @@
 import type { ServiceDeps } from "../services/deps.js";
 import { deleteExpiredSessions } from "../store/sessions.js";
+import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 
 export interface SessionPurgeOptions {
@@ -19,34 +20,12 @@ const DEFAULT_INTERVAL_MS = 15 * 60_000;
  */
 export function createSessionPurge(options: SessionPurgeOptions): SessionPurge {
   const { deps } = options;
-  const log = deps.logger.child({ job: "session-purge" });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
-
   const runOnce = () => deleteExpiredSessions(deps.db, deps.now());
-
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error: unknown) => log.error({ err: error }, "session purge failed"))
-        .finally(schedule);
-    }, options.intervalMs ?? DEFAULT_INTERVAL_MS);
-  }
-
-  return {
+  const job = createIntervalJob({
     name: "session-purge",
+    intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
     runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+    logger: deps.logger.child({ job: "session-purge" }),
+  });
+  return { name: job.name, start: job.start, stop: job.stop, runOnce };
 }

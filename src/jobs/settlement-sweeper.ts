@@ -2,6 +2,7 @@ import { settlePurchase } from "../services/campaign/settle-purchase.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { leaseDuePurchases } from "../store/purchase-leases.js";
 import { findPurchase } from "../store/purchases.js";
+import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 
 export interface SettlementSweeperOptions {
@@ -35,9 +36,6 @@ const DEFAULT_BATCH = 100;
 export function createSettlementSweeper(options: SettlementSweeperOptions): SettlementSweeper {
   const { deps } = options;
   const log = deps.logger.child({ job: "settlement-sweeper" });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
 
   async function runOnce(): Promise<SweepReport> {
     const now = deps.now();
@@ -71,27 +69,6 @@ export function createSettlementSweeper(options: SettlementSweeperOptions): Sett
     return false;
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error: unknown) => log.error({ err: error }, "settlement sweep failed"))
-        .finally(schedule);
-    }, options.intervalMs);
-  }
-
-  return {
-    name: "settlement-sweeper",
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const job = createIntervalJob({ name: "settlement-sweeper", intervalMs: options.intervalMs, runOnce, logger: log });
+  return { name: job.name, start: job.start, stop: job.stop, runOnce };
 }

@@ -1,6 +1,7 @@
 import { TRANSFER_LEASE_MS, workTransfer } from "../services/campaign/transfer-steps.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { claimTransfer } from "../store/transfer-progress.js";
+import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 
 export interface TransferMoverOptions {
@@ -25,47 +26,22 @@ const DEFAULT_ITEMS_PER_TURN = 20;
  */
 export function createTransferMover(options: TransferMoverOptions): TransferMover {
   const { deps } = options;
-  const log = deps.logger.child({ job: "transfer-mover" });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
-  // Set by stop(): a turn in progress finishes the item in hand, settles and lets go.
-  let stopRequested = false;
 
   async function runOnce(turn: { maxItems?: number } = {}): Promise<number> {
     const lease = await claimTransfer(deps.db, { now: deps.now(), leaseMs: TRANSFER_LEASE_MS });
     if (!lease) return 0;
     const maxItems = turn.maxItems ?? options.itemsPerTurn ?? DEFAULT_ITEMS_PER_TURN;
-    return workTransfer(deps, lease, { maxItems, stopping: () => stopRequested });
+    // After stop(), a turn in progress finishes the item in hand, settles and lets go.
+    return workTransfer(deps, lease, { maxItems, stopping: job.stopping });
   }
 
-  function schedule(delayMs: number): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      let handled = 0;
-      running = runOnce()
-        .then((count) => {
-          handled = count;
-        })
-        .catch((error: unknown) => log.error({ err: error }, "transfer turn failed"))
-        .finally(() => schedule(handled > 0 ? 0 : options.intervalMs));
-    }, delayMs);
-  }
-
-  return {
+  const job = createIntervalJob({
     name: "transfer-mover",
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      stopRequested = false;
-      schedule(options.intervalMs);
-    },
-    async stop() {
-      stopped = true;
-      stopRequested = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+    intervalMs: options.intervalMs,
+    runOnce: () => runOnce(),
+    logger: deps.logger.child({ job: "transfer-mover" }),
+    // A turn that moved something leaves the transfer (or another) waiting: take it at once.
+    runAgain: (handled) => handled > 0,
+  });
+  return { name: job.name, start: job.start, stop: job.stop, runOnce };
 }

@@ -1,5 +1,6 @@
 import type { ServiceDeps } from "../services/deps.js";
 import { leaseVerifications } from "../store/verification-leases.js";
+import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 import { type VerifyResult, verifyCampaign } from "./verify-campaign.js";
 
@@ -31,13 +32,9 @@ const DEFAULT_BATCH = 20;
 export function createVerificationJob(options: VerificationJobOptions): VerificationJob {
   const { deps } = options;
   const log = deps.logger.child({ job: "verification" });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let again = false;
-  let stopped = true;
+  const limit = options.batchSize ?? DEFAULT_BATCH;
 
   async function runOnce(): Promise<VerifyResult[]> {
-    const limit = options.batchSize ?? DEFAULT_BATCH;
     const tasks = await leaseVerifications(deps.db, {
       now: deps.now(),
       leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
@@ -45,8 +42,6 @@ export function createVerificationJob(options: VerificationJobOptions): Verifica
     });
     const results: VerifyResult[] = [];
     for (const task of tasks) results.push(await verifyOne(task));
-    // A full batch may have left more waiting: take the next one at once.
-    if (tasks.length === limit) again = true;
     return results;
   }
 
@@ -62,41 +57,13 @@ export function createVerificationJob(options: VerificationJobOptions): Verifica
     }
   }
 
-  function pass(): void {
-    if (running) {
-      again = true;
-      return;
-    }
-    clearTimeout(timer);
-    running = runOnce()
-      .catch((error: unknown) => log.error({ err: error }, "verification pass failed"))
-      .finally(() => {
-        running = undefined;
-        if (stopped) return;
-        if (again) {
-          again = false;
-          pass();
-        } else {
-          timer = setTimeout(pass, options.intervalMs);
-        }
-      });
-  }
-
-  return {
+  const job = createIntervalJob({
     name: "verification",
+    intervalMs: options.intervalMs,
     runOnce,
-    wake() {
-      if (!stopped) pass();
-    },
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      timer = setTimeout(pass, options.intervalMs);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+    logger: log,
+    // A full batch may have left more waiting: take the next one at once.
+    runAgain: (results) => results.length === limit,
+  });
+  return { name: job.name, start: job.start, stop: job.stop, wake: job.wake, runOnce };
 }

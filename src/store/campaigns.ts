@@ -1,6 +1,6 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState, FundingVisibility } from "../../gen/prisma/enums.js";
-import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import { keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
 import type { Db } from "./open-database.js";
 
@@ -62,17 +62,14 @@ export function gameExists(db: Db, accountId: string, gameId: string): Promise<b
   return db.game.count({ where: { id: gameId, accountId } }).then((count) => count > 0);
 }
 
-export interface NewCampaign {
-  id: string;
-  accountId: string;
-  displayName: string;
-  gameId: string;
-  linkId: string;
-  appId: bigint;
-  fundingVisibility: FundingVisibility;
-  campaignKey: string;
-  projectId: string;
+type CampaignIdentity = "id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId";
+
+export interface NewCampaign
+  extends Pick<CampaignRow, CampaignIdentity | "fundingVisibility" | "campaignKey" | "projectId"> {
   now: Date;
+  /** AIP-155: the create's request id and request hash, or null. */
+  requestId: string | null;
+  requestHash: string | null;
 }
 
 /** The campaign and its funding project in one transaction (spec 3.2, 1.1). */
@@ -95,27 +92,46 @@ export function insertCampaignWithProject(db: Db, campaign: NewCampaign): Promis
   });
 }
 
+/** The campaign an earlier create with `requestId` made in the account. */
+export function findCampaignByRequest(
+  db: Db,
+  accountId: string,
+  requestId: string,
+): Promise<(CampaignRow & { requestHash: string | null }) | null> {
+  return db.campaign.findUnique({
+    where: { accountId_requestId: { accountId, requestId } },
+    include: withLatestTransfer,
+  });
+}
+
 export function findCampaign(db: Db, accountId: string, campaignId: string): Promise<CampaignRow | null> {
   return db.campaign.findFirst({ where: { id: campaignId, accountId }, include: withLatestTransfer });
 }
 
-export async function listCampaigns(
-  db: Db,
-  options: { accountId: string; state: CampaignState | undefined; after: readonly string[] | undefined; take: number },
-): Promise<Paged<CampaignRow>[]> {
-  const state = options.state === undefined ? Prisma.empty : Prisma.sql`AND state = ${options.state}::"CampaignState"`;
-  const keys = await pageKeys(db, {
-    table: "campaigns",
-    where: Prisma.sql`account_id = ${options.accountId} ${state}`,
-    direction: "oldestFirst",
-    after: options.after,
-    take: options.take,
-  });
-  const rows = await db.campaign.findMany({
-    where: { id: { in: keys.map((key) => key.id) } },
-    include: withLatestTransfer,
-  });
-  return inPageOrder(keys, rows);
+export interface CampaignListing {
+  /** One account's campaigns; every account's when undefined (the operator's review queue). */
+  accountId?: string;
+  state: CampaignState | undefined;
+  after: readonly string[] | undefined;
+  take: number;
+}
+
+/** Campaigns oldest first, in one account or all, in one state or any. */
+export async function listCampaigns(db: Db, options: CampaignListing): Promise<Paged<CampaignRow>[]> {
+  const scope: Prisma.Sql[] = [];
+  if (options.accountId !== undefined) scope.push(Prisma.sql`account_id = ${options.accountId}`);
+  if (options.state !== undefined) scope.push(Prisma.sql`state = ${options.state}::"CampaignState"`);
+  return keysetPage(
+    db,
+    {
+      table: "campaigns",
+      where: scope.length === 0 ? Prisma.sql`TRUE` : Prisma.join(scope, " AND "),
+      direction: "oldestFirst",
+      after: options.after,
+      take: options.take,
+    },
+    (ids) => db.campaign.findMany({ where: { id: { in: ids } }, include: withLatestTransfer }),
+  );
 }
 
 export interface CampaignChanges {

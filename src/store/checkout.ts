@@ -45,6 +45,19 @@ export function findCheckoutSession(db: DbClient, accountId: string, id: string)
   return db.checkoutSession.findFirst({ where: { id, accountId } });
 }
 
+/**
+ * Moves every session still OPEN and opened before `openedBefore` to EXPIRED; how many. The
+ * write is conditional on OPEN, so a payment completing at the same moment either wins (and the
+ * session stays COMPLETE) or finds it EXPIRED and credits nothing.
+ */
+export async function expireCheckoutSessions(db: DbClient, options: { openedBefore: Date }): Promise<number> {
+  const { count } = await db.checkoutSession.updateMany({
+    where: { state: "OPEN", createTime: { lt: options.openedBefore } },
+    data: { state: "EXPIRED" },
+  });
+  return count;
+}
+
 export type CheckoutCompletion = "credited" | "alreadyComplete" | "expired" | "absent";
 
 /**

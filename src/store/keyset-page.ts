@@ -52,3 +52,13 @@ export function inPageOrder<T extends { id: string }>(keys: readonly PageKey[], 
     return row === undefined ? [] : [{ ...row, pageCursor: [key.createTimeText, key.id] }];
   });
 }
+
+/** One keyset page: its keys, then `load` reads those rows by id, returned in page order. */
+export async function keysetPage<T extends { id: string }>(
+  db: Db,
+  options: KeysetOptions,
+  load: (ids: string[]) => Promise<T[]>,
+): Promise<Paged<T>[]> {
+  const keys = await pageKeys(db, options);
+  return inPageOrder(keys, await load(keys.map((key) => key.id)));
+}

@@ -1,6 +1,7 @@
 import { Prisma } from "../../gen/prisma/client.js";
-import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import { keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
+import { SETTINGS_ID } from "./settings.js";
 
 // Distributor links (spec 2.6, 3.3): the encrypted publisher key, its fingerprint and the
 // link's money (outstanding, reserved, limit) as integer nano-USD.
@@ -29,12 +30,15 @@ export interface NewLink {
   publisherKeyEncrypted: Uint8Array<ArrayBuffer>;
   fingerprint: string;
   now: Date;
+  /** AIP-155: the create's request id and request hash, or null. */
+  requestId: string | null;
+  requestHash: string | null;
 }
 
 /** A new link starts at the operator's default outstanding limit (DESIGN 3), read in the same write. */
 export async function insertLink(db: Db, link: NewLink): Promise<LinkRow> {
   return db.$transaction(async (tx) => {
-    const settings = await tx.operatorSettings.findUnique({ where: { id: 1 } });
+    const settings = await tx.operatorSettings.findUnique({ where: { id: SETTINGS_ID } });
     return tx.distributorLink.create({
       data: {
         id: link.id,
@@ -44,11 +48,22 @@ export async function insertLink(db: Db, link: NewLink): Promise<LinkRow> {
         publisherKeyEncrypted: link.publisherKeyEncrypted,
         fingerprint: link.fingerprint,
         outstandingLimitNanos: settings?.defaultOutstandingLimitNanos ?? 0n,
+        requestId: link.requestId,
+        requestHash: link.requestHash,
         createTime: link.now,
         updateTime: link.now,
       },
     });
   });
+}
+
+/** The link an earlier create with `requestId` made in the account. */
+export function findLinkByRequest(
+  db: Db,
+  accountId: string,
+  requestId: string,
+): Promise<(LinkRow & { requestHash: string | null }) | null> {
+  return db.distributorLink.findUnique({ where: { accountId_requestId: { accountId, requestId } } });
 }
 
 export function findLink(
@@ -63,15 +78,17 @@ export async function listLinks(
   db: Db,
   options: { accountId: string; after: readonly string[] | undefined; take: number },
 ): Promise<Paged<LinkRow>[]> {
-  const keys = await pageKeys(db, {
-    table: "distributor_links",
-    where: Prisma.sql`account_id = ${options.accountId}`,
-    direction: "oldestFirst",
-    after: options.after,
-    take: options.take,
-  });
-  const rows = await db.distributorLink.findMany({ where: { id: { in: keys.map((key) => key.id) } } });
-  return inPageOrder(keys, rows);
+  return keysetPage(
+    db,
+    {
+      table: "distributor_links",
+      where: Prisma.sql`account_id = ${options.accountId}`,
+      direction: "oldestFirst",
+      after: options.after,
+      take: options.take,
+    },
+    (ids) => db.distributorLink.findMany({ where: { id: { in: ids } } }),
+  );
 }
 
 /** The app ids sold by campaigns on the link: a rotated key must still own every one (spec 4.6). */
@@ -157,13 +174,15 @@ export async function listSettlements(
   db: Db,
   options: { linkId: string; after: readonly string[] | undefined; take: number },
 ): Promise<Paged<SettlementRow>[]> {
-  const keys = await pageKeys(db, {
-    table: "settlements",
-    where: Prisma.sql`link_id = ${options.linkId}`,
-    direction: "newestFirst",
-    after: options.after,
-    take: options.take,
-  });
-  const rows = await db.settlement.findMany({ where: { id: { in: keys.map((key) => key.id) } } });
-  return inPageOrder(keys, rows);
+  return keysetPage(
+    db,
+    {
+      table: "settlements",
+      where: Prisma.sql`link_id = ${options.linkId}`,
+      direction: "newestFirst",
+      after: options.after,
+      take: options.take,
+    },
+    (ids) => db.settlement.findMany({ where: { id: { in: ids } } }),
+  );
 }

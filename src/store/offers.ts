@@ -1,5 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
-import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import { keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
 import type { Db } from "./open-database.js";
 
@@ -19,20 +19,25 @@ export interface OfferRow {
   updateTime: Date;
 }
 
-export interface NewOffer {
-  id: string;
-  campaignId: string;
-  displayName: string;
-  description: string;
-  priceNanos: bigint;
-  creditNanos: bigint;
-  active: boolean;
+export interface NewOffer extends Omit<OfferRow, "version" | "createTime" | "updateTime"> {
   now: Date;
+  /** AIP-155: the create's request id and request hash, or null. */
+  requestId: string | null;
+  requestHash: string | null;
 }
 
 export function insertOffer(db: Db, offer: NewOffer): Promise<OfferRow> {
   const { now, ...data } = offer;
   return db.offer.create({ data: { ...data, createTime: now, updateTime: now } });
+}
+
+/** The offer an earlier create with `requestId` made in the campaign. */
+export function findOfferByRequest(
+  db: Db,
+  campaignId: string,
+  requestId: string,
+): Promise<(OfferRow & { requestHash: string | null }) | null> {
+  return db.offer.findUnique({ where: { campaignId_requestId: { campaignId, requestId } } });
 }
 
 /** The offer, when its campaign belongs to the account. */
@@ -49,15 +54,17 @@ export async function listOffers(
   db: Db,
   options: { campaignId: string; after: readonly string[] | undefined; take: number },
 ): Promise<Paged<OfferRow>[]> {
-  const keys = await pageKeys(db, {
-    table: "offers",
-    where: Prisma.sql`campaign_id = ${options.campaignId}`,
-    direction: "oldestFirst",
-    after: options.after,
-    take: options.take,
-  });
-  const rows = await db.offer.findMany({ where: { id: { in: keys.map((key) => key.id) } } });
-  return inPageOrder(keys, rows);
+  return keysetPage(
+    db,
+    {
+      table: "offers",
+      where: Prisma.sql`campaign_id = ${options.campaignId}`,
+      direction: "oldestFirst",
+      after: options.after,
+      take: options.take,
+    },
+    (ids) => db.offer.findMany({ where: { id: { in: ids } } }),
+  );
 }
 
 export interface OfferChanges {

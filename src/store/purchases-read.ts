@@ -1,5 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
-import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
+import { keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
 
 // The studio's reads of its campaigns' purchases and funding (spec 4.6). Purchases are
@@ -50,15 +50,17 @@ export async function listPurchases(
   db: Db,
   options: { campaignId: string; after: readonly string[] | undefined; take: number },
 ): Promise<Paged<PurchaseRow>[]> {
-  const keys = await pageKeys(db, {
-    table: "purchases",
-    where: Prisma.sql`campaign_id = ${options.campaignId}`,
-    direction: "newestFirst",
-    after: options.after,
-    take: options.take,
-  });
-  const rows = await db.purchase.findMany({ where: { id: { in: keys.map((key) => key.id) } }, select: purchaseFields });
-  return inPageOrder(keys, rows);
+  return keysetPage(
+    db,
+    {
+      table: "purchases",
+      where: Prisma.sql`campaign_id = ${options.campaignId}`,
+      direction: "newestFirst",
+      after: options.after,
+      take: options.take,
+    },
+    (ids) => db.purchase.findMany({ where: { id: { in: ids } }, select: purchaseFields }),
+  );
 }
 
 export interface FundingFacts {

@@ -1,4 +1,4 @@
-import type { ResourceKind, ResourceState } from "../../gen/prisma/enums.js";
+import type { ResourceTraits } from "../domain/transfer-plan.js";
 import type { DbClient } from "./db-client.js";
 import { chargeUsage, lockResource } from "./ledger.js";
 import type { Db } from "./open-database.js";
@@ -6,17 +6,10 @@ import type { Db } from "./open-database.js";
 // Resources of projects, in regions, at an hourly price (encore.hosting.v1 Resource), and the
 // regions table whose `listing_fails` simulates a region the host cannot list.
 
-export interface ResourceRow {
+export interface ResourceRow extends ResourceTraits {
   id: string;
   projectId: string;
   displayName: string;
-  kind: ResourceKind;
-  region: string;
-  gameId: string | null;
-  clientFacing: boolean;
-  movable: boolean;
-  state: ResourceState;
-  diskCopyable: boolean;
   hourlyPriceNanos: bigint;
   meteredUntil: Date;
   createTime: Date;

@@ -1,30 +1,7 @@
-import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState } from "../domain/availability.js";
-import { type CampaignRow, withLatestTransfer } from "./campaigns.js";
 import type { DbClient } from "./db-client.js";
-import { inPageOrder, type Paged, pageKeys } from "./keyset-page.js";
-import type { Db } from "./open-database.js";
 
 // The operator's review queue and decisions (services/operator/review-decisions.ts).
-
-/** Campaigns of every account in `state`, oldest first. */
-export async function listCampaignsInState(
-  db: Db,
-  options: { state: CampaignState; after: readonly string[] | undefined; take: number },
-): Promise<Paged<CampaignRow>[]> {
-  const keys = await pageKeys(db, {
-    table: "campaigns",
-    where: Prisma.sql`state = ${options.state}::"CampaignState"`,
-    direction: "oldestFirst",
-    after: options.after,
-    take: options.take,
-  });
-  const rows = await db.campaign.findMany({
-    where: { id: { in: keys.map((key) => key.id) } },
-    include: withLatestTransfer,
-  });
-  return inPageOrder(keys, rows);
-}
 
 export async function findCampaignState(
   db: DbClient,

@@ -1,7 +1,7 @@
 import type { DbClient } from "./db-client.js";
 
-// The operator's settings: one row, id 1, inserted by the first migration.
-const SETTINGS_ID = 1;
+/** The operator's settings are one row, this id, inserted by the first migration. */
+export const SETTINGS_ID = 1;
 
 export interface SettingsRow {
   defaultOutstandingLimitNanos: bigint;

@@ -1,10 +1,12 @@
 import { Code } from "@connectrpc/connect";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BillingService,
   CheckoutSession_State,
   LedgerEntry_Type,
 } from "../../gen/encore/billing/v1/billing_service_pb.js";
+import { CHECKOUT_SESSION_LIFETIME_MS, createCheckoutExpiry } from "../../src/jobs/checkout-expiry.js";
 import { DOLLAR } from "../support/seed.js";
 import { type Studio, seedProject, seedStudio } from "../support/seed-hosting.js";
 import { onPostgres } from "../support/test-database.js";
@@ -85,6 +87,55 @@ describe("CreateCheckoutSession: credit for a top-up-only project, exactly once"
       });
     const first = await create();
     expect((await create()).name).toBe(first.name);
+  });
+
+  it("expires a session left unpaid for a day, and a payment arriving afterwards credits nothing", async () => {
+    const stale = await open(usd(4n));
+    server.clock.now = new Date(NOW.getTime() + CHECKOUT_SESSION_LIFETIME_MS - 1);
+    const fresh = await open(usd(5n));
+    server.clock.now = new Date(NOW.getTime() + CHECKOUT_SESSION_LIFETIME_MS + 1);
+    const expiry = createCheckoutExpiry({
+      deps: { db: server.db, now: () => server.clock.now, logger: pino({ level: "silent" }) },
+    });
+    try {
+      expect(await expiry.runOnce()).toBeGreaterThanOrEqual(1);
+      const read = (name: string) => billing(studio.tokens.OWNER).getCheckoutSession({ name });
+      expect((await read(stale.name)).state).toBe(CheckoutSession_State.EXPIRED);
+      expect((await read(fresh.name)).state).toBe(CheckoutSession_State.OPEN);
+
+      const before = await balance();
+      expect(await server.pay(sessionId(stale.name))).toBe("expired");
+      expect(await balance()).toBe(before);
+      expect(await server.db.ledgerEntry.count({ where: { checkoutSessionId: sessionId(stale.name) } })).toBe(0);
+      // A session paid before it expired stays COMPLETE: expiry only ever moves OPEN ones.
+      expect(await server.pay(sessionId(fresh.name))).toBe("credited");
+      server.clock.now = new Date(NOW.getTime() + 3 * CHECKOUT_SESSION_LIFETIME_MS);
+      await expiry.runOnce();
+      expect((await read(fresh.name)).state).toBe(CheckoutSession_State.COMPLETE);
+    } finally {
+      server.clock.now = NOW;
+    }
+  });
+
+  it("never both expires and credits a session when payment and expiry race (PostgreSQL)", async (context) => {
+    if (!onPostgres(server.testDb)) context.skip();
+    const sessions = await Promise.all(Array.from({ length: 6 }, () => open(usd(1n))));
+    server.clock.now = new Date(NOW.getTime() + CHECKOUT_SESSION_LIFETIME_MS + 1);
+    const expiry = createCheckoutExpiry({
+      deps: { db: server.db, now: () => server.clock.now, logger: pino({ level: "silent" }) },
+    });
+    try {
+      const [, ...paid] = await Promise.all([expiry.runOnce(), ...sessions.map((s) => server.pay(sessionId(s.name)))]);
+      for (const [index, session] of sessions.entries()) {
+        const row = await server.db.checkoutSession.findUniqueOrThrow({ where: { id: sessionId(session.name) } });
+        const entries = await server.db.ledgerEntry.count({ where: { checkoutSessionId: row.id } });
+        expect([paid[index], row.state, entries]).toEqual(
+          paid[index] === "credited" ? ["credited", "COMPLETE", 1] : ["expired", "EXPIRED", 0],
+        );
+      }
+    } finally {
+      server.clock.now = NOW;
+    }
   });
 
   it.each([

@@ -1949,7 +1949,9 @@ export const DistributorLinkScalarFieldEnum = {
   outstandingLimitNanos: 'outstandingLimitNanos',
   version: 'version',
   createTime: 'createTime',
-  updateTime: 'updateTime'
+  updateTime: 'updateTime',
+  requestId: 'requestId',
+  requestHash: 'requestHash'
 } as const
 
 export type DistributorLinkScalarFieldEnum = (typeof DistributorLinkScalarFieldEnum)[keyof typeof DistributorLinkScalarFieldEnum]
@@ -1987,7 +1989,9 @@ export const CampaignScalarFieldEnum = {
   readyTime: 'readyTime',
   version: 'version',
   createTime: 'createTime',
-  updateTime: 'updateTime'
+  updateTime: 'updateTime',
+  requestId: 'requestId',
+  requestHash: 'requestHash'
 } as const
 
 export type CampaignScalarFieldEnum = (typeof CampaignScalarFieldEnum)[keyof typeof CampaignScalarFieldEnum]
@@ -2003,7 +2007,9 @@ export const OfferScalarFieldEnum = {
   active: 'active',
   version: 'version',
   createTime: 'createTime',
-  updateTime: 'updateTime'
+  updateTime: 'updateTime',
+  requestId: 'requestId',
+  requestHash: 'requestHash'
 } as const
 
 export type OfferScalarFieldEnum = (typeof OfferScalarFieldEnum)[keyof typeof OfferScalarFieldEnum]

@@ -157,7 +157,9 @@ export const DistributorLinkScalarFieldEnum = {
   outstandingLimitNanos: 'outstandingLimitNanos',
   version: 'version',
   createTime: 'createTime',
-  updateTime: 'updateTime'
+  updateTime: 'updateTime',
+  requestId: 'requestId',
+  requestHash: 'requestHash'
 } as const
 
 export type DistributorLinkScalarFieldEnum = (typeof DistributorLinkScalarFieldEnum)[keyof typeof DistributorLinkScalarFieldEnum]
@@ -195,7 +197,9 @@ export const CampaignScalarFieldEnum = {
   readyTime: 'readyTime',
   version: 'version',
   createTime: 'createTime',
-  updateTime: 'updateTime'
+  updateTime: 'updateTime',
+  requestId: 'requestId',
+  requestHash: 'requestHash'
 } as const
 
 export type CampaignScalarFieldEnum = (typeof CampaignScalarFieldEnum)[keyof typeof CampaignScalarFieldEnum]
@@ -211,7 +215,9 @@ export const OfferScalarFieldEnum = {
   active: 'active',
   version: 'version',
   createTime: 'createTime',
-  updateTime: 'updateTime'
+  updateTime: 'updateTime',
+  requestId: 'requestId',
+  requestHash: 'requestHash'
 } as const
 
 export type OfferScalarFieldEnum = (typeof OfferScalarFieldEnum)[keyof typeof OfferScalarFieldEnum]

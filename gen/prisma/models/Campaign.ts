@@ -57,6 +57,8 @@ export type CampaignMinAggregateOutputType = {
   version: number | null
   createTime: Date | null
   updateTime: Date | null
+  requestId: string | null
+  requestHash: string | null
 }
 
 export type CampaignMaxAggregateOutputType = {
@@ -80,6 +82,8 @@ export type CampaignMaxAggregateOutputType = {
   version: number | null
   createTime: Date | null
   updateTime: Date | null
+  requestId: string | null
+  requestHash: string | null
 }
 
 export type CampaignCountAggregateOutputType = {
@@ -103,6 +107,8 @@ export type CampaignCountAggregateOutputType = {
   version: number
   createTime: number
   updateTime: number
+  requestId: number
+  requestHash: number
   _all: number
 }
 
@@ -138,6 +144,8 @@ export type CampaignMinAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
 }
 
 export type CampaignMaxAggregateInputType = {
@@ -161,6 +169,8 @@ export type CampaignMaxAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
 }
 
 export type CampaignCountAggregateInputType = {
@@ -184,6 +194,8 @@ export type CampaignCountAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
   _all?: true
 }
 
@@ -294,6 +306,8 @@ export type CampaignGroupByOutputType = {
   version: number
   createTime: Date
   updateTime: Date
+  requestId: string | null
+  requestHash: string | null
   _count: CampaignCountAggregateOutputType | null
   _avg: CampaignAvgAggregateOutputType | null
   _sum: CampaignSumAggregateOutputType | null
@@ -340,6 +354,8 @@ export type CampaignWhereInput = {
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"Campaign"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"Campaign"> | string | null
   account?: Prisma.XOR<Prisma.AccountScalarRelationFilter, Prisma.AccountWhereInput>
   game?: Prisma.XOR<Prisma.GameScalarRelationFilter, Prisma.GameWhereInput>
   link?: Prisma.XOR<Prisma.DistributorLinkScalarRelationFilter, Prisma.DistributorLinkWhereInput>
@@ -370,6 +386,8 @@ export type CampaignOrderByWithRelationInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestHash?: Prisma.SortOrderInput | Prisma.SortOrder
   account?: Prisma.AccountOrderByWithRelationInput
   game?: Prisma.GameOrderByWithRelationInput
   link?: Prisma.DistributorLinkOrderByWithRelationInput
@@ -384,6 +402,7 @@ export type CampaignWhereUniqueInput = Prisma.AtLeast<{
   appId?: bigint | number
   campaignKey?: string
   projectId?: string
+  accountId_requestId?: Prisma.CampaignAccountIdRequestIdCompoundUniqueInput
   AND?: Prisma.CampaignWhereInput | Prisma.CampaignWhereInput[]
   OR?: Prisma.CampaignWhereInput[]
   NOT?: Prisma.CampaignWhereInput | Prisma.CampaignWhereInput[]
@@ -403,6 +422,8 @@ export type CampaignWhereUniqueInput = Prisma.AtLeast<{
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"Campaign"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"Campaign"> | string | null
   account?: Prisma.XOR<Prisma.AccountScalarRelationFilter, Prisma.AccountWhereInput>
   game?: Prisma.XOR<Prisma.GameScalarRelationFilter, Prisma.GameWhereInput>
   link?: Prisma.XOR<Prisma.DistributorLinkScalarRelationFilter, Prisma.DistributorLinkWhereInput>
@@ -410,7 +431,7 @@ export type CampaignWhereUniqueInput = Prisma.AtLeast<{
   offers?: Prisma.OfferListRelationFilter
   purchases?: Prisma.PurchaseListRelationFilter
   transfers?: Prisma.TransferListRelationFilter
-}, "id" | "appId" | "campaignKey" | "projectId">
+}, "id" | "appId" | "campaignKey" | "projectId" | "accountId_requestId">
 
 export type CampaignOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -433,6 +454,8 @@ export type CampaignOrderByWithAggregationInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestHash?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.CampaignCountOrderByAggregateInput
   _avg?: Prisma.CampaignAvgOrderByAggregateInput
   _max?: Prisma.CampaignMaxOrderByAggregateInput
@@ -464,6 +487,8 @@ export type CampaignScalarWhereWithAggregatesInput = {
   version?: Prisma.IntWithAggregatesFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
+  requestId?: Prisma.StringNullableWithAggregatesFilter<"Campaign"> | string | null
+  requestHash?: Prisma.StringNullableWithAggregatesFilter<"Campaign"> | string | null
 }
 
 export type CampaignCreateInput = {
@@ -483,6 +508,8 @@ export type CampaignCreateInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutCampaignsInput
   game: Prisma.GameCreateNestedOneWithoutCampaignsInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutCampaignsInput
@@ -513,6 +540,8 @@ export type CampaignUncheckedCreateInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   offers?: Prisma.OfferUncheckedCreateNestedManyWithoutCampaignInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutCampaignInput
   transfers?: Prisma.TransferUncheckedCreateNestedManyWithoutCampaignInput
@@ -535,6 +564,8 @@ export type CampaignUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutCampaignsNestedInput
   game?: Prisma.GameUpdateOneRequiredWithoutCampaignsNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutCampaignsNestedInput
@@ -565,6 +596,8 @@ export type CampaignUncheckedUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   offers?: Prisma.OfferUncheckedUpdateManyWithoutCampaignNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutCampaignNestedInput
   transfers?: Prisma.TransferUncheckedUpdateManyWithoutCampaignNestedInput
@@ -591,6 +624,8 @@ export type CampaignCreateManyInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type CampaignUpdateManyMutationInput = {
@@ -610,6 +645,8 @@ export type CampaignUpdateManyMutationInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type CampaignUncheckedUpdateManyInput = {
@@ -633,6 +670,8 @@ export type CampaignUncheckedUpdateManyInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type CampaignListRelationFilter = {
@@ -643,6 +682,11 @@ export type CampaignListRelationFilter = {
 
 export type CampaignOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type CampaignAccountIdRequestIdCompoundUniqueInput = {
+  accountId: string
+  requestId: string
 }
 
 export type CampaignCountOrderByAggregateInput = {
@@ -666,6 +710,8 @@ export type CampaignCountOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type CampaignAvgOrderByAggregateInput = {
@@ -694,6 +740,8 @@ export type CampaignMaxOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type CampaignMinOrderByAggregateInput = {
@@ -717,6 +765,8 @@ export type CampaignMinOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type CampaignSumOrderByAggregateInput = {
@@ -963,6 +1013,8 @@ export type CampaignCreateWithoutAccountInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   game: Prisma.GameCreateNestedOneWithoutCampaignsInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutCampaignsInput
   project: Prisma.ProjectCreateNestedOneWithoutCampaignInput
@@ -991,6 +1043,8 @@ export type CampaignUncheckedCreateWithoutAccountInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   offers?: Prisma.OfferUncheckedCreateNestedManyWithoutCampaignInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutCampaignInput
   transfers?: Prisma.TransferUncheckedCreateNestedManyWithoutCampaignInput
@@ -1046,6 +1100,8 @@ export type CampaignScalarWhereInput = {
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"Campaign"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"Campaign"> | string | null
 }
 
 export type CampaignCreateWithoutGameInput = {
@@ -1065,6 +1121,8 @@ export type CampaignCreateWithoutGameInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutCampaignsInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutCampaignsInput
   project: Prisma.ProjectCreateNestedOneWithoutCampaignInput
@@ -1093,6 +1151,8 @@ export type CampaignUncheckedCreateWithoutGameInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   offers?: Prisma.OfferUncheckedCreateNestedManyWithoutCampaignInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutCampaignInput
   transfers?: Prisma.TransferUncheckedCreateNestedManyWithoutCampaignInput
@@ -1141,6 +1201,8 @@ export type CampaignCreateWithoutLinkInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutCampaignsInput
   game: Prisma.GameCreateNestedOneWithoutCampaignsInput
   project: Prisma.ProjectCreateNestedOneWithoutCampaignInput
@@ -1169,6 +1231,8 @@ export type CampaignUncheckedCreateWithoutLinkInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   offers?: Prisma.OfferUncheckedCreateNestedManyWithoutCampaignInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutCampaignInput
   transfers?: Prisma.TransferUncheckedCreateNestedManyWithoutCampaignInput
@@ -1217,6 +1281,8 @@ export type CampaignCreateWithoutOffersInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutCampaignsInput
   game: Prisma.GameCreateNestedOneWithoutCampaignsInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutCampaignsInput
@@ -1246,6 +1312,8 @@ export type CampaignUncheckedCreateWithoutOffersInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutCampaignInput
   transfers?: Prisma.TransferUncheckedCreateNestedManyWithoutCampaignInput
 }
@@ -1283,6 +1351,8 @@ export type CampaignUpdateWithoutOffersInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutCampaignsNestedInput
   game?: Prisma.GameUpdateOneRequiredWithoutCampaignsNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutCampaignsNestedInput
@@ -1312,6 +1382,8 @@ export type CampaignUncheckedUpdateWithoutOffersInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutCampaignNestedInput
   transfers?: Prisma.TransferUncheckedUpdateManyWithoutCampaignNestedInput
 }
@@ -1333,6 +1405,8 @@ export type CampaignCreateWithoutPurchasesInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutCampaignsInput
   game: Prisma.GameCreateNestedOneWithoutCampaignsInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutCampaignsInput
@@ -1362,6 +1436,8 @@ export type CampaignUncheckedCreateWithoutPurchasesInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   offers?: Prisma.OfferUncheckedCreateNestedManyWithoutCampaignInput
   transfers?: Prisma.TransferUncheckedCreateNestedManyWithoutCampaignInput
 }
@@ -1399,6 +1475,8 @@ export type CampaignUpdateWithoutPurchasesInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutCampaignsNestedInput
   game?: Prisma.GameUpdateOneRequiredWithoutCampaignsNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutCampaignsNestedInput
@@ -1428,6 +1506,8 @@ export type CampaignUncheckedUpdateWithoutPurchasesInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   offers?: Prisma.OfferUncheckedUpdateManyWithoutCampaignNestedInput
   transfers?: Prisma.TransferUncheckedUpdateManyWithoutCampaignNestedInput
 }
@@ -1449,6 +1529,8 @@ export type CampaignCreateWithoutProjectInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutCampaignsInput
   game: Prisma.GameCreateNestedOneWithoutCampaignsInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutCampaignsInput
@@ -1477,6 +1559,8 @@ export type CampaignUncheckedCreateWithoutProjectInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   offers?: Prisma.OfferUncheckedCreateNestedManyWithoutCampaignInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutCampaignInput
   transfers?: Prisma.TransferUncheckedCreateNestedManyWithoutCampaignInput
@@ -1515,6 +1599,8 @@ export type CampaignUpdateWithoutProjectInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutCampaignsNestedInput
   game?: Prisma.GameUpdateOneRequiredWithoutCampaignsNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutCampaignsNestedInput
@@ -1543,6 +1629,8 @@ export type CampaignUncheckedUpdateWithoutProjectInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   offers?: Prisma.OfferUncheckedUpdateManyWithoutCampaignNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutCampaignNestedInput
   transfers?: Prisma.TransferUncheckedUpdateManyWithoutCampaignNestedInput
@@ -1565,6 +1653,8 @@ export type CampaignCreateWithoutTransfersInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutCampaignsInput
   game: Prisma.GameCreateNestedOneWithoutCampaignsInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutCampaignsInput
@@ -1594,6 +1684,8 @@ export type CampaignUncheckedCreateWithoutTransfersInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   offers?: Prisma.OfferUncheckedCreateNestedManyWithoutCampaignInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutCampaignInput
 }
@@ -1631,6 +1723,8 @@ export type CampaignUpdateWithoutTransfersInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutCampaignsNestedInput
   game?: Prisma.GameUpdateOneRequiredWithoutCampaignsNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutCampaignsNestedInput
@@ -1660,6 +1754,8 @@ export type CampaignUncheckedUpdateWithoutTransfersInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   offers?: Prisma.OfferUncheckedUpdateManyWithoutCampaignNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutCampaignNestedInput
 }
@@ -1684,6 +1780,8 @@ export type CampaignCreateManyAccountInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type CampaignUpdateWithoutAccountInput = {
@@ -1703,6 +1801,8 @@ export type CampaignUpdateWithoutAccountInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   game?: Prisma.GameUpdateOneRequiredWithoutCampaignsNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutCampaignsNestedInput
   project?: Prisma.ProjectUpdateOneRequiredWithoutCampaignNestedInput
@@ -1731,6 +1831,8 @@ export type CampaignUncheckedUpdateWithoutAccountInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   offers?: Prisma.OfferUncheckedUpdateManyWithoutCampaignNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutCampaignNestedInput
   transfers?: Prisma.TransferUncheckedUpdateManyWithoutCampaignNestedInput
@@ -1756,6 +1858,8 @@ export type CampaignUncheckedUpdateManyWithoutAccountInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type CampaignCreateManyGameInput = {
@@ -1778,6 +1882,8 @@ export type CampaignCreateManyGameInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type CampaignUpdateWithoutGameInput = {
@@ -1797,6 +1903,8 @@ export type CampaignUpdateWithoutGameInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutCampaignsNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutCampaignsNestedInput
   project?: Prisma.ProjectUpdateOneRequiredWithoutCampaignNestedInput
@@ -1825,6 +1933,8 @@ export type CampaignUncheckedUpdateWithoutGameInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   offers?: Prisma.OfferUncheckedUpdateManyWithoutCampaignNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutCampaignNestedInput
   transfers?: Prisma.TransferUncheckedUpdateManyWithoutCampaignNestedInput
@@ -1850,6 +1960,8 @@ export type CampaignUncheckedUpdateManyWithoutGameInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type CampaignCreateManyLinkInput = {
@@ -1872,6 +1984,8 @@ export type CampaignCreateManyLinkInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type CampaignUpdateWithoutLinkInput = {
@@ -1891,6 +2005,8 @@ export type CampaignUpdateWithoutLinkInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutCampaignsNestedInput
   game?: Prisma.GameUpdateOneRequiredWithoutCampaignsNestedInput
   project?: Prisma.ProjectUpdateOneRequiredWithoutCampaignNestedInput
@@ -1919,6 +2035,8 @@ export type CampaignUncheckedUpdateWithoutLinkInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   offers?: Prisma.OfferUncheckedUpdateManyWithoutCampaignNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutCampaignNestedInput
   transfers?: Prisma.TransferUncheckedUpdateManyWithoutCampaignNestedInput
@@ -1944,6 +2062,8 @@ export type CampaignUncheckedUpdateManyWithoutLinkInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -2016,6 +2136,8 @@ export type CampaignSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   game?: boolean | Prisma.GameDefaultArgs<ExtArgs>
   link?: boolean | Prisma.DistributorLinkDefaultArgs<ExtArgs>
@@ -2047,6 +2169,8 @@ export type CampaignSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   game?: boolean | Prisma.GameDefaultArgs<ExtArgs>
   link?: boolean | Prisma.DistributorLinkDefaultArgs<ExtArgs>
@@ -2074,6 +2198,8 @@ export type CampaignSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   game?: boolean | Prisma.GameDefaultArgs<ExtArgs>
   link?: boolean | Prisma.DistributorLinkDefaultArgs<ExtArgs>
@@ -2101,9 +2227,11 @@ export type CampaignSelectScalar = {
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
 }
 
-export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId" | "fundingVisibility" | "campaignKey" | "state" | "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation" | "verifyTime" | "verifyLeaseUntil" | "projectId" | "readyTime" | "version" | "createTime" | "updateTime", ExtArgs["result"]["campaign"]>
+export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId" | "fundingVisibility" | "campaignKey" | "state" | "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation" | "verifyTime" | "verifyLeaseUntil" | "projectId" | "readyTime" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["campaign"]>
 export type CampaignInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   game?: boolean | Prisma.GameDefaultArgs<ExtArgs>
@@ -2168,6 +2296,11 @@ export type $CampaignPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     version: number
     createTime: Date
     updateTime: Date
+    /**
+     * AIP-155: the create's request_id, and an HMAC of its request to tell a retry from a reuse.
+     */
+    requestId: string | null
+    requestHash: string | null
   }, ExtArgs["result"]["campaign"]>
   composites: {}
 }
@@ -2618,6 +2751,8 @@ export interface CampaignFieldRefs {
   readonly version: Prisma.FieldRef<"Campaign", 'Int'>
   readonly createTime: Prisma.FieldRef<"Campaign", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"Campaign", 'DateTime'>
+  readonly requestId: Prisma.FieldRef<"Campaign", 'String'>
+  readonly requestHash: Prisma.FieldRef<"Campaign", 'String'>
 }
     
 

@@ -54,6 +54,8 @@ export type DistributorLinkMinAggregateOutputType = {
   version: number | null
   createTime: Date | null
   updateTime: Date | null
+  requestId: string | null
+  requestHash: string | null
 }
 
 export type DistributorLinkMaxAggregateOutputType = {
@@ -70,6 +72,8 @@ export type DistributorLinkMaxAggregateOutputType = {
   version: number | null
   createTime: Date | null
   updateTime: Date | null
+  requestId: string | null
+  requestHash: string | null
 }
 
 export type DistributorLinkCountAggregateOutputType = {
@@ -86,6 +90,8 @@ export type DistributorLinkCountAggregateOutputType = {
   version: number
   createTime: number
   updateTime: number
+  requestId: number
+  requestHash: number
   _all: number
 }
 
@@ -118,6 +124,8 @@ export type DistributorLinkMinAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
 }
 
 export type DistributorLinkMaxAggregateInputType = {
@@ -134,6 +142,8 @@ export type DistributorLinkMaxAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
 }
 
 export type DistributorLinkCountAggregateInputType = {
@@ -150,6 +160,8 @@ export type DistributorLinkCountAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
   _all?: true
 }
 
@@ -253,6 +265,8 @@ export type DistributorLinkGroupByOutputType = {
   version: number
   createTime: Date
   updateTime: Date
+  requestId: string | null
+  requestHash: string | null
   _count: DistributorLinkCountAggregateOutputType | null
   _avg: DistributorLinkAvgAggregateOutputType | null
   _sum: DistributorLinkSumAggregateOutputType | null
@@ -292,6 +306,8 @@ export type DistributorLinkWhereInput = {
   version?: Prisma.IntFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"DistributorLink"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"DistributorLink"> | string | null
   account?: Prisma.XOR<Prisma.AccountScalarRelationFilter, Prisma.AccountWhereInput>
   campaigns?: Prisma.CampaignListRelationFilter
   purchases?: Prisma.PurchaseListRelationFilter
@@ -312,6 +328,8 @@ export type DistributorLinkOrderByWithRelationInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestHash?: Prisma.SortOrderInput | Prisma.SortOrder
   account?: Prisma.AccountOrderByWithRelationInput
   campaigns?: Prisma.CampaignOrderByRelationAggregateInput
   purchases?: Prisma.PurchaseOrderByRelationAggregateInput
@@ -320,6 +338,7 @@ export type DistributorLinkOrderByWithRelationInput = {
 
 export type DistributorLinkWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  accountId_requestId?: Prisma.DistributorLinkAccountIdRequestIdCompoundUniqueInput
   AND?: Prisma.DistributorLinkWhereInput | Prisma.DistributorLinkWhereInput[]
   OR?: Prisma.DistributorLinkWhereInput[]
   NOT?: Prisma.DistributorLinkWhereInput | Prisma.DistributorLinkWhereInput[]
@@ -335,11 +354,13 @@ export type DistributorLinkWhereUniqueInput = Prisma.AtLeast<{
   version?: Prisma.IntFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"DistributorLink"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"DistributorLink"> | string | null
   account?: Prisma.XOR<Prisma.AccountScalarRelationFilter, Prisma.AccountWhereInput>
   campaigns?: Prisma.CampaignListRelationFilter
   purchases?: Prisma.PurchaseListRelationFilter
   settlements?: Prisma.SettlementListRelationFilter
-}, "id">
+}, "id" | "accountId_requestId">
 
 export type DistributorLinkOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -355,6 +376,8 @@ export type DistributorLinkOrderByWithAggregationInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestHash?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.DistributorLinkCountOrderByAggregateInput
   _avg?: Prisma.DistributorLinkAvgOrderByAggregateInput
   _max?: Prisma.DistributorLinkMaxOrderByAggregateInput
@@ -379,6 +402,8 @@ export type DistributorLinkScalarWhereWithAggregatesInput = {
   version?: Prisma.IntWithAggregatesFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"DistributorLink"> | Date | string
+  requestId?: Prisma.StringNullableWithAggregatesFilter<"DistributorLink"> | string | null
+  requestHash?: Prisma.StringNullableWithAggregatesFilter<"DistributorLink"> | string | null
 }
 
 export type DistributorLinkCreateInput = {
@@ -394,6 +419,8 @@ export type DistributorLinkCreateInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
@@ -414,6 +441,8 @@ export type DistributorLinkUncheckedCreateInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
@@ -432,6 +461,8 @@ export type DistributorLinkUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
@@ -452,6 +483,8 @@ export type DistributorLinkUncheckedUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
@@ -471,6 +504,8 @@ export type DistributorLinkCreateManyInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type DistributorLinkUpdateManyMutationInput = {
@@ -486,6 +521,8 @@ export type DistributorLinkUpdateManyMutationInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DistributorLinkUncheckedUpdateManyInput = {
@@ -502,6 +539,8 @@ export type DistributorLinkUncheckedUpdateManyInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DistributorLinkListRelationFilter = {
@@ -512,6 +551,11 @@ export type DistributorLinkListRelationFilter = {
 
 export type DistributorLinkOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type DistributorLinkAccountIdRequestIdCompoundUniqueInput = {
+  accountId: string
+  requestId: string
 }
 
 export type DistributorLinkCountOrderByAggregateInput = {
@@ -528,6 +572,8 @@ export type DistributorLinkCountOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type DistributorLinkAvgOrderByAggregateInput = {
@@ -551,6 +597,8 @@ export type DistributorLinkMaxOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type DistributorLinkMinOrderByAggregateInput = {
@@ -567,6 +615,8 @@ export type DistributorLinkMinOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type DistributorLinkSumOrderByAggregateInput = {
@@ -698,6 +748,8 @@ export type DistributorLinkCreateWithoutAccountInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
@@ -716,6 +768,8 @@ export type DistributorLinkUncheckedCreateWithoutAccountInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
@@ -764,6 +818,8 @@ export type DistributorLinkScalarWhereInput = {
   version?: Prisma.IntFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"DistributorLink"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"DistributorLink"> | string | null
 }
 
 export type DistributorLinkCreateWithoutSettlementsInput = {
@@ -779,6 +835,8 @@ export type DistributorLinkCreateWithoutSettlementsInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
@@ -798,6 +856,8 @@ export type DistributorLinkUncheckedCreateWithoutSettlementsInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
 }
@@ -831,6 +891,8 @@ export type DistributorLinkUpdateWithoutSettlementsInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
@@ -850,6 +912,8 @@ export type DistributorLinkUncheckedUpdateWithoutSettlementsInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
 }
@@ -867,6 +931,8 @@ export type DistributorLinkCreateWithoutCampaignsInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
@@ -886,6 +952,8 @@ export type DistributorLinkUncheckedCreateWithoutCampaignsInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
 }
@@ -919,6 +987,8 @@ export type DistributorLinkUpdateWithoutCampaignsInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
@@ -938,6 +1008,8 @@ export type DistributorLinkUncheckedUpdateWithoutCampaignsInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
 }
@@ -955,6 +1027,8 @@ export type DistributorLinkCreateWithoutPurchasesInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
@@ -974,6 +1048,8 @@ export type DistributorLinkUncheckedCreateWithoutPurchasesInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
 }
@@ -1007,6 +1083,8 @@ export type DistributorLinkUpdateWithoutPurchasesInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
@@ -1026,6 +1104,8 @@ export type DistributorLinkUncheckedUpdateWithoutPurchasesInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
 }
@@ -1043,6 +1123,8 @@ export type DistributorLinkCreateManyAccountInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type DistributorLinkUpdateWithoutAccountInput = {
@@ -1058,6 +1140,8 @@ export type DistributorLinkUpdateWithoutAccountInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
@@ -1076,6 +1160,8 @@ export type DistributorLinkUncheckedUpdateWithoutAccountInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
@@ -1094,6 +1180,8 @@ export type DistributorLinkUncheckedUpdateManyWithoutAccountInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -1159,6 +1247,8 @@ export type DistributorLinkSelect<ExtArgs extends runtime.Types.Extensions.Inter
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   campaigns?: boolean | Prisma.DistributorLink$campaignsArgs<ExtArgs>
   purchases?: boolean | Prisma.DistributorLink$purchasesArgs<ExtArgs>
@@ -1180,6 +1270,8 @@ export type DistributorLinkSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["distributorLink"]>
 
@@ -1197,6 +1289,8 @@ export type DistributorLinkSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["distributorLink"]>
 
@@ -1214,9 +1308,11 @@ export type DistributorLinkSelectScalar = {
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
 }
 
-export type DistributorLinkOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "sandbox" | "publisherKeyEncrypted" | "fingerprint" | "state" | "outstandingNanos" | "reservedNanos" | "outstandingLimitNanos" | "version" | "createTime" | "updateTime", ExtArgs["result"]["distributorLink"]>
+export type DistributorLinkOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "sandbox" | "publisherKeyEncrypted" | "fingerprint" | "state" | "outstandingNanos" | "reservedNanos" | "outstandingLimitNanos" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["distributorLink"]>
 export type DistributorLinkInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   campaigns?: boolean | Prisma.DistributorLink$campaignsArgs<ExtArgs>
@@ -1256,6 +1352,11 @@ export type $DistributorLinkPayload<ExtArgs extends runtime.Types.Extensions.Int
     version: number
     createTime: Date
     updateTime: Date
+    /**
+     * AIP-155: the create's request_id, and an HMAC of its request to tell a retry from a reuse.
+     */
+    requestId: string | null
+    requestHash: string | null
   }, ExtArgs["result"]["distributorLink"]>
   composites: {}
 }
@@ -1696,6 +1797,8 @@ export interface DistributorLinkFieldRefs {
   readonly version: Prisma.FieldRef<"DistributorLink", 'Int'>
   readonly createTime: Prisma.FieldRef<"DistributorLink", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"DistributorLink", 'DateTime'>
+  readonly requestId: Prisma.FieldRef<"DistributorLink", 'String'>
+  readonly requestHash: Prisma.FieldRef<"DistributorLink", 'String'>
 }
     
 

@@ -49,6 +49,8 @@ export type OfferMinAggregateOutputType = {
   version: number | null
   createTime: Date | null
   updateTime: Date | null
+  requestId: string | null
+  requestHash: string | null
 }
 
 export type OfferMaxAggregateOutputType = {
@@ -62,6 +64,8 @@ export type OfferMaxAggregateOutputType = {
   version: number | null
   createTime: Date | null
   updateTime: Date | null
+  requestId: string | null
+  requestHash: string | null
 }
 
 export type OfferCountAggregateOutputType = {
@@ -75,6 +79,8 @@ export type OfferCountAggregateOutputType = {
   version: number
   createTime: number
   updateTime: number
+  requestId: number
+  requestHash: number
   _all: number
 }
 
@@ -102,6 +108,8 @@ export type OfferMinAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
 }
 
 export type OfferMaxAggregateInputType = {
@@ -115,6 +123,8 @@ export type OfferMaxAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
 }
 
 export type OfferCountAggregateInputType = {
@@ -128,6 +138,8 @@ export type OfferCountAggregateInputType = {
   version?: true
   createTime?: true
   updateTime?: true
+  requestId?: true
+  requestHash?: true
   _all?: true
 }
 
@@ -228,6 +240,8 @@ export type OfferGroupByOutputType = {
   version: number
   createTime: Date
   updateTime: Date
+  requestId: string | null
+  requestHash: string | null
   _count: OfferCountAggregateOutputType | null
   _avg: OfferAvgAggregateOutputType | null
   _sum: OfferSumAggregateOutputType | null
@@ -264,6 +278,8 @@ export type OfferWhereInput = {
   version?: Prisma.IntFilter<"Offer"> | number
   createTime?: Prisma.DateTimeFilter<"Offer"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Offer"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"Offer"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"Offer"> | string | null
   campaign?: Prisma.XOR<Prisma.CampaignScalarRelationFilter, Prisma.CampaignWhereInput>
   purchases?: Prisma.PurchaseListRelationFilter
 }
@@ -279,12 +295,15 @@ export type OfferOrderByWithRelationInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestHash?: Prisma.SortOrderInput | Prisma.SortOrder
   campaign?: Prisma.CampaignOrderByWithRelationInput
   purchases?: Prisma.PurchaseOrderByRelationAggregateInput
 }
 
 export type OfferWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  campaignId_requestId?: Prisma.OfferCampaignIdRequestIdCompoundUniqueInput
   AND?: Prisma.OfferWhereInput | Prisma.OfferWhereInput[]
   OR?: Prisma.OfferWhereInput[]
   NOT?: Prisma.OfferWhereInput | Prisma.OfferWhereInput[]
@@ -297,9 +316,11 @@ export type OfferWhereUniqueInput = Prisma.AtLeast<{
   version?: Prisma.IntFilter<"Offer"> | number
   createTime?: Prisma.DateTimeFilter<"Offer"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Offer"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"Offer"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"Offer"> | string | null
   campaign?: Prisma.XOR<Prisma.CampaignScalarRelationFilter, Prisma.CampaignWhereInput>
   purchases?: Prisma.PurchaseListRelationFilter
-}, "id">
+}, "id" | "campaignId_requestId">
 
 export type OfferOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -312,6 +333,8 @@ export type OfferOrderByWithAggregationInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestHash?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.OfferCountOrderByAggregateInput
   _avg?: Prisma.OfferAvgOrderByAggregateInput
   _max?: Prisma.OfferMaxOrderByAggregateInput
@@ -333,6 +356,8 @@ export type OfferScalarWhereWithAggregatesInput = {
   version?: Prisma.IntWithAggregatesFilter<"Offer"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"Offer"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"Offer"> | Date | string
+  requestId?: Prisma.StringNullableWithAggregatesFilter<"Offer"> | string | null
+  requestHash?: Prisma.StringNullableWithAggregatesFilter<"Offer"> | string | null
 }
 
 export type OfferCreateInput = {
@@ -345,6 +370,8 @@ export type OfferCreateInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   campaign: Prisma.CampaignCreateNestedOneWithoutOffersInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutOfferInput
 }
@@ -360,6 +387,8 @@ export type OfferUncheckedCreateInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutOfferInput
 }
 
@@ -373,6 +402,8 @@ export type OfferUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaign?: Prisma.CampaignUpdateOneRequiredWithoutOffersNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutOfferNestedInput
 }
@@ -388,6 +419,8 @@ export type OfferUncheckedUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutOfferNestedInput
 }
 
@@ -402,6 +435,8 @@ export type OfferCreateManyInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type OfferUpdateManyMutationInput = {
@@ -414,6 +449,8 @@ export type OfferUpdateManyMutationInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type OfferUncheckedUpdateManyInput = {
@@ -427,6 +464,8 @@ export type OfferUncheckedUpdateManyInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type OfferListRelationFilter = {
@@ -437,6 +476,11 @@ export type OfferListRelationFilter = {
 
 export type OfferOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type OfferCampaignIdRequestIdCompoundUniqueInput = {
+  campaignId: string
+  requestId: string
 }
 
 export type OfferCountOrderByAggregateInput = {
@@ -450,6 +494,8 @@ export type OfferCountOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type OfferAvgOrderByAggregateInput = {
@@ -469,6 +515,8 @@ export type OfferMaxOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type OfferMinOrderByAggregateInput = {
@@ -482,6 +530,8 @@ export type OfferMinOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
+  requestHash?: Prisma.SortOrder
 }
 
 export type OfferSumOrderByAggregateInput = {
@@ -561,6 +611,8 @@ export type OfferCreateWithoutCampaignInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   purchases?: Prisma.PurchaseCreateNestedManyWithoutOfferInput
 }
 
@@ -574,6 +626,8 @@ export type OfferUncheckedCreateWithoutCampaignInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutOfferInput
 }
 
@@ -617,6 +671,8 @@ export type OfferScalarWhereInput = {
   version?: Prisma.IntFilter<"Offer"> | number
   createTime?: Prisma.DateTimeFilter<"Offer"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Offer"> | Date | string
+  requestId?: Prisma.StringNullableFilter<"Offer"> | string | null
+  requestHash?: Prisma.StringNullableFilter<"Offer"> | string | null
 }
 
 export type OfferCreateWithoutPurchasesInput = {
@@ -629,6 +685,8 @@ export type OfferCreateWithoutPurchasesInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
   campaign: Prisma.CampaignCreateNestedOneWithoutOffersInput
 }
 
@@ -643,6 +701,8 @@ export type OfferUncheckedCreateWithoutPurchasesInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type OfferCreateOrConnectWithoutPurchasesInput = {
@@ -671,6 +731,8 @@ export type OfferUpdateWithoutPurchasesInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaign?: Prisma.CampaignUpdateOneRequiredWithoutOffersNestedInput
 }
 
@@ -685,6 +747,8 @@ export type OfferUncheckedUpdateWithoutPurchasesInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type OfferCreateManyCampaignInput = {
@@ -697,6 +761,8 @@ export type OfferCreateManyCampaignInput = {
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
 }
 
 export type OfferUpdateWithoutCampaignInput = {
@@ -709,6 +775,8 @@ export type OfferUpdateWithoutCampaignInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purchases?: Prisma.PurchaseUpdateManyWithoutOfferNestedInput
 }
 
@@ -722,6 +790,8 @@ export type OfferUncheckedUpdateWithoutCampaignInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutOfferNestedInput
 }
 
@@ -735,6 +805,8 @@ export type OfferUncheckedUpdateManyWithoutCampaignInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -779,6 +851,8 @@ export type OfferSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   purchases?: boolean | Prisma.Offer$purchasesArgs<ExtArgs>
   _count?: boolean | Prisma.OfferCountOutputTypeDefaultArgs<ExtArgs>
@@ -795,6 +869,8 @@ export type OfferSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["offer"]>
 
@@ -809,6 +885,8 @@ export type OfferSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["offer"]>
 
@@ -823,9 +901,11 @@ export type OfferSelectScalar = {
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
+  requestId?: boolean
+  requestHash?: boolean
 }
 
-export type OfferOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "displayName" | "description" | "priceNanos" | "creditNanos" | "active" | "version" | "createTime" | "updateTime", ExtArgs["result"]["offer"]>
+export type OfferOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "displayName" | "description" | "priceNanos" | "creditNanos" | "active" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["offer"]>
 export type OfferInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   purchases?: boolean | Prisma.Offer$purchasesArgs<ExtArgs>
@@ -855,6 +935,11 @@ export type $OfferPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     version: number
     createTime: Date
     updateTime: Date
+    /**
+     * AIP-155: the create's request_id, and an HMAC of its request to tell a retry from a reuse.
+     */
+    requestId: string | null
+    requestHash: string | null
   }, ExtArgs["result"]["offer"]>
   composites: {}
 }
@@ -1290,6 +1375,8 @@ export interface OfferFieldRefs {
   readonly version: Prisma.FieldRef<"Offer", 'Int'>
   readonly createTime: Prisma.FieldRef<"Offer", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"Offer", 'DateTime'>
+  readonly requestId: Prisma.FieldRef<"Offer", 'String'>
+  readonly requestHash: Prisma.FieldRef<"Offer", 'String'>
 }
     
 

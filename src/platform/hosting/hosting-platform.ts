@@ -1,20 +1,13 @@
-import type { ResourceKind, ResourceState } from "../../domain/transfer-plan.js";
+import type { ResourceTraits } from "../../domain/transfer-plan.js";
 
 // The host platform as the campaign side sees it (DESIGN 2: platform/hosting): listing a
 // project's resources region by region, and moving one resource into another project. The
 // embedded implementation works over our own tables; a real deployment replaces it with the
 // host's API behind this same interface.
 
-export interface HostedResource {
+export interface HostedResource extends ResourceTraits {
   id: string;
   projectId: string;
-  kind: ResourceKind;
-  region: string;
-  gameId: string | null;
-  clientFacing: boolean;
-  movable: boolean;
-  state: ResourceState;
-  diskCopyable: boolean;
 }
 
 export interface ProjectListing {

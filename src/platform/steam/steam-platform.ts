@@ -1,3 +1,5 @@
+import type { OrderStatus } from "../../domain/purchase-state.js";
+
 // The one port through which the service talks to "the platform" (spec 1, DESIGN 5).
 // Nothing outside src/platform/steam/ knows Steam's wire format: callers see these types only.
 // Every uint64 (steamid, orderid, transid, news gid) is a decimal string (reference 1.4).
@@ -21,17 +23,8 @@ export type PlatformRefused = {
 /** The platform did not answer usably (timeout, connection error, 5xx, 429, garbled body): UNAVAILABLE / 503. */
 export type PlatformUnavailable = { readonly kind: "unavailable"; readonly cause: string };
 
-/** Order status values of reference 3.2. */
-export type TxnStatus =
-  | "Init"
-  | "Approved"
-  | "Succeeded"
-  | "Failed"
-  | "Refunded"
-  | "PartialRefund"
-  | "Chargedback"
-  | "RefundedSuspectedFraud"
-  | "RefundedFriendlyFraud";
+/** Order status values of reference 3.2 (the purchase state machine reads them). */
+export type TxnStatus = OrderStatus;
 
 export type AuthenticateTicketInput = {
   readonly publisherKey: string;

@@ -4,6 +4,7 @@ import type {
   CreateCheckoutSessionRequest,
 } from "../../../gen/encore/billing/v1/billing_service_pb.js";
 import { parsePositiveCents } from "../../domain/money.js";
+import { readRequestId } from "../../domain/request-id.js";
 import { parseAccountName } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
 import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
@@ -16,8 +17,6 @@ import { newId } from "../ids.js";
 import { authorize } from "../principal.js";
 import { toCheckoutSession } from "./billing-mapper.js";
 
-const MAX_REQUEST_ID = 128;
-
 /**
  * CreateCheckoutSession: buys credit through the payment provider, for the account or, with
  * `project`, for that top-up-only project directly (spec 4.6, "Related"): how a developer
@@ -27,7 +26,7 @@ export function createCreateCheckoutSession(deps: ServiceDeps, payments: Payment
   return async (request: CreateCheckoutSessionRequest, ctx: HandlerContext): Promise<CheckoutSession> => {
     const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
     authorize(ctx, "billing.checkoutSessions.create", accountId, notFoundMessage(request.parent));
-    if (request.requestId.length > MAX_REQUEST_ID) throw invalidArgument('"requestId" is longer than 128 characters.');
+    const requestId = readRequestId(request.requestId) ?? null;
     const session = request.checkoutSession;
     const amount = session?.amount ? parsePositiveCents(session.amount) : undefined;
     if (!amount?.ok) throw invalidArgument('"checkoutSession.amount" must be a positive USD amount in whole cents.');
@@ -41,7 +40,7 @@ export function createCreateCheckoutSession(deps: ServiceDeps, payments: Payment
       projectId,
       amountNanos: amount.nanos,
       checkoutUrl,
-      requestId: request.requestId === "" ? null : request.requestId,
+      requestId,
       createTime: now,
     });
     if (!row) throw alreadyExists('"requestId" was already used for another checkout session.');

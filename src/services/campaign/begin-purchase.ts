@@ -8,7 +8,8 @@ import {
 } from "../../../gen/encore/campaign/v1/public_pb.js";
 import { beginRefusal } from "../../domain/begin-refusal.js";
 import { newOrderId } from "../../domain/order-id.js";
-import { invalidArgument, notFound, unavailable } from "../../errors/status.js";
+import { readRequestId } from "../../domain/request-id.js";
+import { notFound, unavailable } from "../../errors/status.js";
 import { toSteamLanguage } from "../../platform/steam/steam-language.js";
 import { type BeginFacts, findBeginFacts, findPurchaseRequest, openPurchase } from "../../store/purchase-opening.js";
 import type { ServiceDeps } from "../deps.js";
@@ -18,8 +19,6 @@ import { answerKnownRequest } from "./known-request.js";
 import { openOrder } from "./open-order.js";
 import { authenticatePlayer } from "./player-ticket.js";
 
-// Spec 8: a requestId is at most 128 characters.
-const MAX_REQUEST_ID = 128;
 // A known requestId may hand over to a fresh attempt once (its first order never reached the
 // platform); a second hand-over in one call means another caller keeps racing: answer 503.
 const MAX_ATTEMPTS = 2;
@@ -38,12 +37,9 @@ interface Attempt {
  */
 export function createBeginPurchase(deps: ServiceDeps) {
   return async (request: BeginPurchaseRequest, context: HandlerContext): Promise<BeginPurchaseResponse> => {
-    if ([...request.requestId].length > MAX_REQUEST_ID) {
-      throw invalidArgument(`requestId is at most ${MAX_REQUEST_ID} characters.`);
-    }
     const attempt: Attempt = {
       request,
-      requestId: request.requestId === "" ? undefined : request.requestId,
+      requestId: readRequestId(request.requestId),
       clientAddress: context.values.get(kClientAddress),
     };
     for (let tries = 0; tries < MAX_ATTEMPTS; tries++) {

@@ -1,12 +1,21 @@
 import { randomBytes } from "node:crypto";
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Campaign } from "../../../gen/encore/campaign/v1/campaign_pb.js";
-import type { CreateCampaignRequest } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import {
+  type CreateCampaignRequest,
+  CreateCampaignRequestSchema,
+} from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { parseAccountName, parseGameName, parseListingName } from "../../domain/resource-names.js";
 import { invalidArgument } from "../../errors/status.js";
-import { gameExists, insertCampaignWithProject } from "../../store/campaigns.js";
+import {
+  type CampaignRow,
+  findCampaignByRequest,
+  gameExists,
+  insertCampaignWithProject,
+} from "../../store/campaigns.js";
 import { findLink } from "../../store/links.js";
 import { isUniqueViolation } from "../../store/unique-violation.js";
+import { createOnce, type Idempotency, readIdempotency } from "../create-once.js";
 import type { ServiceDeps } from "../deps.js";
 import { newId } from "../ids.js";
 import { authorize } from "../principal.js";
@@ -24,46 +33,68 @@ function newCampaignKey(): string {
  * CreateCampaign (spec 3.2): the game is the account's own, the listing one of the link's (as
  * the platform lists it now), funding_visibility chosen, one campaign per app. Returns
  * STATE_VERIFYING at once with its own top-up-only project; verification runs in the background.
+ * Idempotent on request_id (AIP-155): a retry gets the first campaign without asking the platform.
  */
 export function createCreateCampaign(deps: ServiceDeps) {
   return async (request: CreateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
     const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
     authorize(ctx, "encore.encores.create", accountId, notFoundMessage(request.parent));
-    const campaign = request.campaign;
-    const displayName = checkDisplayName(campaign?.displayName ?? "", "campaign.displayName", 200);
-    const fundingVisibility = fromFundingVisibility(campaign?.fundingVisibility ?? 0);
-    if (fundingVisibility === undefined) {
-      throw invalidArgument('"campaign.fundingVisibility" is required: choose what players may see of the funding.');
-    }
-    const gameId = await ownGame(deps, accountId, campaign?.game ?? "");
-    const { linkId, appId } = await ownListing(deps, accountId, campaign?.listing ?? "");
-    const now = deps.now();
-    const id = newId(now);
-    try {
-      const row = await insertCampaignWithProject(deps.db, {
-        id,
-        accountId,
-        displayName,
-        gameId,
-        linkId,
-        appId,
-        fundingVisibility,
-        campaignKey: newCampaignKey(),
-        projectId: newId(now),
-        now,
-      });
-      deps.wakeVerification?.();
-      return toCampaign(row);
-    } catch (error) {
-      // The unique index on app_id decides between two concurrent creates for one app.
-      if (!isUniqueViolation(error)) throw error;
-      throw deps.refuse("PRODUCT_ALREADY_HAS_CAMPAIGN", {
-        subject: campaign?.listing ?? "",
-        message: `App ${appId} already has a campaign.`,
-        metadata: { appId: String(appId) },
-      });
-    }
+    const idempotency = readIdempotency(deps.masterKey, CreateCampaignRequestSchema, request);
+    const row = await createOnce({
+      idempotency,
+      findEarlier: (requestId) => findCampaignByRequest(deps.db, accountId, requestId),
+      create: () => insertCheckedCampaign(deps, { request, accountId, idempotency }),
+      resource: "campaign",
+    });
+    return toCampaign(row);
   };
+}
+
+async function insertCheckedCampaign(
+  deps: ServiceDeps,
+  options: { request: CreateCampaignRequest; accountId: string; idempotency: Idempotency },
+): Promise<CampaignRow> {
+  const { accountId, idempotency } = options;
+  const campaign = options.request.campaign;
+  const displayName = checkDisplayName(campaign?.displayName ?? "", "campaign.displayName", 200);
+  const fundingVisibility = fromFundingVisibility(campaign?.fundingVisibility ?? 0);
+  if (fundingVisibility === undefined) {
+    throw invalidArgument('"campaign.fundingVisibility" is required: choose what players may see of the funding.');
+  }
+  const gameId = await ownGame(deps, accountId, campaign?.game ?? "");
+  const { linkId, appId } = await ownListing(deps, accountId, campaign?.listing ?? "");
+  const now = deps.now();
+  try {
+    const row = await insertCampaignWithProject(deps.db, {
+      id: newId(now),
+      accountId,
+      displayName,
+      gameId,
+      linkId,
+      appId,
+      fundingVisibility,
+      campaignKey: newCampaignKey(),
+      projectId: newId(now),
+      now,
+      ...idempotency,
+    });
+    deps.wakeVerification?.();
+    return row;
+  } catch (error) {
+    // The unique index on app_id decides between two concurrent creates for one app, unless
+    // they share a request id: then createOnce answers with the winner's campaign.
+    if (!isUniqueViolation(error) || (await sameRequestWon(deps, accountId, idempotency))) throw error;
+    throw deps.refuse("PRODUCT_ALREADY_HAS_CAMPAIGN", {
+      subject: campaign?.listing ?? "",
+      message: `App ${appId} already has a campaign.`,
+      metadata: { appId: String(appId) },
+    });
+  }
+}
+
+async function sameRequestWon(deps: ServiceDeps, accountId: string, idempotency: Idempotency): Promise<boolean> {
+  if (idempotency.requestId === null) return false;
+  return (await findCampaignByRequest(deps.db, accountId, idempotency.requestId)) !== null;
 }
 
 async function ownGame(deps: ServiceDeps, accountId: string, game: string): Promise<string> {

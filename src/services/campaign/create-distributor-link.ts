@@ -1,9 +1,13 @@
 import type { HandlerContext } from "@connectrpc/connect";
-import type { CreateDistributorLinkRequest } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import {
+  type CreateDistributorLinkRequest,
+  CreateDistributorLinkRequestSchema,
+} from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { DistributorLink } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import { parseAccountName } from "../../domain/resource-names.js";
 import { invalidArgument } from "../../errors/status.js";
-import { insertLink } from "../../store/links.js";
+import { findLinkByRequest, insertLink, type LinkRow } from "../../store/links.js";
+import { createOnce, type Idempotency, readIdempotency } from "../create-once.js";
 import type { ServiceDeps } from "../deps.js";
 import { newId } from "../ids.js";
 import { authorize } from "../principal.js";
@@ -15,29 +19,44 @@ import { appsOrRefusal, checkDisplayName, isPlausibleKey, ownsAGame } from "./pl
 /**
  * CreateDistributorLink (spec 4.6): the key is checked with the platform and its apps read
  * before anything is stored; it is stored encrypted and only its fingerprint is returned.
+ * Idempotent on request_id (AIP-155): a retry gets the first link without asking the platform.
  */
 export function createCreateDistributorLink(deps: ServiceDeps) {
   return async (request: CreateDistributorLinkRequest, ctx: HandlerContext): Promise<DistributorLink> => {
     const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
     authorize(ctx, "encore.links.create", accountId, notFoundMessage(request.parent));
-    const link = request.distributorLink;
-    const publisherKey = link?.steam?.publisherKey ?? "";
-    if (!isPlausibleKey(publisherKey)) {
-      throw invalidArgument('"distributorLink.steam.publisherKey" is required: the publisher key, without spaces.');
-    }
-    const displayName = checkDisplayName(link?.displayName ?? "", "distributorLink.displayName", 200);
-    const apps = appsOrRefusal(await deps.steam.listPartnerApps({ publisherKey }));
-    if (!ownsAGame(apps)) throw invalidArgument("The publisher key owns no game on the platform.");
-    const now = deps.now();
-    const row = await insertLink(deps.db, {
-      id: newId(now),
-      accountId,
-      displayName,
-      sandbox: link?.steam?.sandbox ?? false,
-      publisherKeyEncrypted: sealSecret(deps.masterKey, publisherKey),
-      fingerprint: fingerprintSecret(publisherKey),
-      now,
+    const idempotency = readIdempotency(deps.masterKey, CreateDistributorLinkRequestSchema, request);
+    const row = await createOnce({
+      idempotency,
+      findEarlier: (requestId) => findLinkByRequest(deps.db, accountId, requestId),
+      create: () => insertCheckedLink(deps, { request, accountId, idempotency }),
+      resource: "distributor link",
     });
     return toDistributorLink(row);
   };
+}
+
+async function insertCheckedLink(
+  deps: ServiceDeps,
+  options: { request: CreateDistributorLinkRequest; accountId: string; idempotency: Idempotency },
+): Promise<LinkRow> {
+  const link = options.request.distributorLink;
+  const publisherKey = link?.steam?.publisherKey ?? "";
+  if (!isPlausibleKey(publisherKey)) {
+    throw invalidArgument('"distributorLink.steam.publisherKey" is required: the publisher key, without spaces.');
+  }
+  const displayName = checkDisplayName(link?.displayName ?? "", "distributorLink.displayName", 200);
+  const apps = appsOrRefusal(await deps.steam.listPartnerApps({ publisherKey }));
+  if (!ownsAGame(apps)) throw invalidArgument("The publisher key owns no game on the platform.");
+  const now = deps.now();
+  return insertLink(deps.db, {
+    id: newId(now),
+    accountId: options.accountId,
+    displayName,
+    sandbox: link?.steam?.sandbox ?? false,
+    publisherKeyEncrypted: sealSecret(deps.masterKey, publisherKey),
+    fingerprint: fingerprintSecret(publisherKey),
+    now,
+    ...options.idempotency,
+  });
 }

@@ -2,6 +2,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { StartTransferRequest } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { Transfer_Mode } from "../../../gen/encore/campaign/v1/transfer_pb.js";
 import type { Operation } from "../../../gen/google/longrunning/operations_pb.js";
+import { readRequestId } from "../../domain/request-id.js";
 import type { TransferMode, TransferPlanView } from "../../domain/transfer-plan.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../store/campaigns.js";
@@ -21,7 +22,6 @@ import { loadTransferAccess } from "./transfer-access.js";
 import { toOperation } from "./transfer-mapper.js";
 import { TRANSFER_LEASE_MS, workTransfer } from "./transfer-steps.js";
 
-const MAX_REQUEST_ID = 128;
 const modes: Partial<Record<Transfer_Mode, TransferMode>> = {
   [Transfer_Mode.CONVERT]: "CONVERT",
   [Transfer_Mode.MOVE]: "MOVE",
@@ -41,8 +41,7 @@ export function createStartTransfer(deps: ServiceDeps) {
     });
     const mode = modes[request.mode];
     if (!mode) throw invalidArgument('"mode" must be MODE_CONVERT or MODE_MOVE.');
-    if (request.requestId.length > MAX_REQUEST_ID) throw invalidArgument('"requestId" is longer than 128 characters.');
-    const requestId = request.requestId === "" ? null : request.requestId;
+    const requestId = readRequestId(request.requestId) ?? null;
     // A repeated request id is answered with the operation it started, whatever happened since.
     const repeated = requestId === null ? undefined : await findTransferByRequest(deps.db, campaign.id, requestId);
     if (repeated) return operationOf(deps, repeated);

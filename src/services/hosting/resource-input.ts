@@ -1,7 +1,7 @@
 import { type Resource, Resource_Kind, Resource_State } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
 import { parseUsd } from "../../domain/money.js";
 import { parseGameName } from "../../domain/resource-names.js";
-import type { ResourceKind, ResourceState } from "../../domain/transfer-plan.js";
+import type { ResourceKind, ResourceTraits } from "../../domain/transfer-plan.js";
 import { invalidArgument } from "../../errors/status.js";
 
 // What CreateResource accepts: every REQUIRED field present, enums named, a region id, the
@@ -9,16 +9,9 @@ import { invalidArgument } from "../../errors/status.js";
 
 const REGION = /^[a-z][a-z0-9-]{0,62}$/;
 
-export interface ResourceInput {
+/** The game's id (gameId), when given, is checked to exist in the account by the caller. */
+export interface ResourceInput extends ResourceTraits {
   displayName: string;
-  kind: ResourceKind;
-  region: string;
-  /** The game's id; its existence in the account is checked by the caller. */
-  gameId: string | null;
-  clientFacing: boolean;
-  movable: boolean;
-  state: ResourceState;
-  diskCopyable: boolean;
   hourlyPriceNanos: bigint;
 }
 

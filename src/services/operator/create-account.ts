@@ -4,6 +4,7 @@ import type {
   CreateAccountRequest,
   CreateAccountResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { readRequestId } from "../../domain/request-id.js";
 import { alreadyExists, invalidArgument } from "../../errors/status.js";
 import { findAccountByRequestId, insertAccountWithOwnerKey } from "../../store/accounts.js";
 import { findApiKeyByHash } from "../../store/api-keys.js";
@@ -14,7 +15,6 @@ import type { ServiceDeps } from "../deps.js";
 import { newId } from "../ids.js";
 import { requireOperator } from "../principal.js";
 import { deriveFirstApiKey } from "./first-api-key.js";
-import { readRequestId } from "./request-id.js";
 
 type Response = MessageInitShape<typeof CreateAccountResponseSchema>;
 

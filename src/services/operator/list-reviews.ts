@@ -4,7 +4,7 @@ import type {
   ListReviewsRequest,
   ListReviewsResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
-import { listCampaignsInState } from "../../store/reviews.js";
+import { listCampaigns } from "../../store/campaigns.js";
 import { toCampaign } from "../campaign/campaign-mapper.js";
 import type { ServiceDeps } from "../deps.js";
 import { createPageTokens, readPageSize } from "../page-token.js";
@@ -23,7 +23,7 @@ export function createListReviews(deps: ServiceDeps) {
     const size = readPageSize(request.pageSize);
     const scope = `reviews:${state}`;
     const after = pages.decode(scope, request.pageToken);
-    const rows = await listCampaignsInState(deps.db, { state, after, take: size + 1 });
+    const rows = await listCampaigns(deps.db, { state, after, take: size + 1 });
     const page = pages.page({ scope, rows, size, cursorOf: (row) => row.pageCursor });
     return { campaigns: page.items.map(toCampaign), nextPageToken: page.nextPageToken };
   };

@@ -1,6 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Settlement } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { RecordSettlementRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { readRequestId } from "../../domain/request-id.js";
 import { parseLinkName } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
 import { findSettlementByRequestId, recordSettlement } from "../../store/settlements.js";
@@ -12,7 +13,6 @@ import type { ServiceDeps } from "../deps.js";
 import { newId } from "../ids.js";
 import { requireOperator } from "../principal.js";
 import { readUsd } from "./operator-money.js";
-import { readRequestId } from "./request-id.js";
 
 const MAX_REFERENCE = 256;
 
