@@ -41,7 +41,7 @@ describe("distributor links", () => {
     });
     expect(link.name).toMatch(new RegExp(`^${studio.name}/distributorLinks/[a-z0-9]+$`));
     expect(link.fingerprint).toMatch(/^sha256:[0-9a-f]{16}$/);
-    expect(link.steam).toMatchObject({ publisherKey: "", sandbox: true });
+    expect(link.steam).toEqual({ $typeName: "encore.campaign.v1.DistributorLink.Steam", sandbox: true });
     expect(link.state).toBe(DistributorLink_State.ACTIVE);
     expect(link.outstanding).toMatchObject({ currencyCode: "USD", units: 0n, nanos: 0 });
     expect(link.reserved).toMatchObject({ currencyCode: "USD", units: 0n, nanos: 0 });

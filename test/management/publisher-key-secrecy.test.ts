@@ -46,15 +46,12 @@ describe("publisher keys stay secret", () => {
     await awaitCampaign(studio.owner, campaign.name);
     const link = await studio.owner.getDistributorLink({ name: linked.link });
     record(toJsonString(DistributorLinkSchema, link));
-    record(
-      JSON.stringify(
-        (
-          await harness.server.rest("GET", `/v1/${studio.name}/distributorLinks`, undefined, {
-            authorization: `Bearer ${studio.tokens.VIEWER}`,
-          })
-        ).body,
-      ),
-    );
+    const listed = await harness.server.rest("GET", `/v1/${studio.name}/distributorLinks`, undefined, {
+      authorization: `Bearer ${studio.tokens.VIEWER}`,
+    });
+    record(JSON.stringify(listed.body));
+    // Write-only: not even an empty value comes back (spec 2.6).
+    for (const returned of listed.body.distributorLinks) expect(returned.steam).toEqual({ sandbox: false });
 
     const rotated = await newPublisherKey(harness, linked.appIds);
     keys.push(rotated);
