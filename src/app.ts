@@ -16,6 +16,7 @@ import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
 import { createSimulatedPaymentProvider } from "./platform/billing/create-simulated-payment-provider.js";
+import { paymentWebhookSecret } from "./platform/billing/payment-signature.js";
 import { createEmbeddedHosting } from "./platform/hosting/create-embedded-hosting.js";
 import { createSteamClient } from "./platform/steam/create-steam-client.js";
 import { createCors } from "./server/cors.js";
@@ -124,6 +125,11 @@ export function createApp(options: AppOptions): App {
     },
     logger,
     cors: createCors({ allowedOrigins: () => readAllowedOrigins(database.prisma), cacheMs: ALLOWED_ORIGINS_CACHE_MS }),
+    paymentWebhook: {
+      secret: paymentWebhookSecret(config.paymentWebhookSecret, secrets.masterKey),
+      db: database.prisma,
+      now,
+    },
   });
 
   return {

@@ -21,6 +21,8 @@ const schema = z
       .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64")
       .optional(),
     OPERATOR_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
+    // Shared with the payment provider; unset: derived from the master key (payment-signature.ts).
+    PAYMENT_WEBHOOK_SECRET: z.string().min(24, "must be at least 24 characters").optional(),
     ERROR_DOMAIN: z.string().min(1).default("campaign.encore.v1"),
     REDIS_URL: z
       .string()
@@ -81,6 +83,8 @@ export interface Config {
   /** Unset only with PGlite, where start-up generates and keeps them in DATA_DIR. */
   masterKey: Buffer | undefined;
   operatorToken: string | undefined;
+  /** Signs the payment provider's webhook notifications; unset: derived from the master key. */
+  paymentWebhookSecret: string | undefined;
   errorDomain: string;
   redisUrl: string | undefined;
   tls: { certFile: string; keyFile: string } | undefined;
@@ -113,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     steam: { apiUrl: e.STEAM_API_URL, storeUrl: e.STEAM_STORE_URL, timeoutMs: e.STEAM_TIMEOUT_MS },
     masterKey: e.ENCORE_MASTER_KEY ? Buffer.from(e.ENCORE_MASTER_KEY, "base64") : undefined,
     operatorToken: e.OPERATOR_TOKEN,
+    paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
     errorDomain: e.ERROR_DOMAIN,
     redisUrl: e.REDIS_URL,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,

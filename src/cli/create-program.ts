@@ -3,6 +3,7 @@ import { addAccountCommands } from "./account-commands.js";
 import type { CliEnvironment } from "./cli-context.js";
 import { addMoneyCommands } from "./money-commands.js";
 import { DEFAULT_URL } from "./operator-client.js";
+import { addPaymentCommands } from "./payment-commands.js";
 import { addReviewCommands } from "./review-commands.js";
 import { addSettingsCommands } from "./settings-commands.js";
 
@@ -19,5 +20,6 @@ export function createProgram(environment: CliEnvironment): Command {
   addReviewCommands(program, environment);
   addMoneyCommands(program, environment);
   addSettingsCommands(program, environment);
+  addPaymentCommands(program, environment);
   return program;
 }

@@ -10,6 +10,7 @@ import { kPeerAddress, kRequestId, normalisePeerAddress } from "./context.js";
 import type { Cors } from "./cors.js";
 import { createHealthRoutes } from "./health.js";
 import type { RequestHandler } from "./listener.js";
+import { createPaymentWebhook, type PaymentWebhookOptions } from "./payment-webhook.js";
 
 export interface RequestHandlerOptions {
   /** Registers every service implementation on a router. */
@@ -24,6 +25,8 @@ export interface RequestHandlerOptions {
   cors?: Cors;
   /** Types carried in `google.protobuf.Any` fields (e.g. an Operation's), for JSON on every protocol. */
   registry?: Registry;
+  /** `POST /v1/billing/webhooks/payments`, the payment provider's notifications; none when unset. */
+  paymentWebhook?: PaymentWebhookOptions;
 }
 
 type Req = Parameters<RequestHandler>[0];
@@ -61,6 +64,9 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     fallback: rest,
   });
   const health = createHealthRoutes({ ready: options.ready });
+  const webhook =
+    options.paymentWebhook &&
+    createPaymentWebhook({ ...options.paymentWebhook, maxBodyBytes: options.maxBodyBytes, logger: options.logger });
 
   return (req, res) => {
     const requestId = randomUUID();
@@ -69,6 +75,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     res.setHeader("cache-control", "no-store");
     res.setHeader("x-request-id", requestId);
     if (health(req, res)) return;
+    if (webhook?.(req, res)) return;
     const { cors } = options;
     if (!cors || req.headers.origin === undefined) return connect(req, res);
     // CORS first: connect-node answers OPTIONS 405 (reference api-conventions 8).

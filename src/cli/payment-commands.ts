@@ -1,0 +1,62 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { paymentWebhookSecret } from "../platform/billing/payment-signature.js";
+import { signPaymentEvent } from "../platform/billing/sign-payment-event.js";
+import { parseCheckoutSessionName } from "../services/billing/billing-names.js";
+import type { CliEnvironment } from "./cli-context.js";
+import { DEFAULT_URL } from "./operator-client.js";
+import { emit } from "./output.js";
+
+/** simulate-payment: plays the payment provider telling the service a checkout was paid. */
+export function addPaymentCommands(program: Command, environment: CliEnvironment): void {
+  program
+    .command("simulate-payment")
+    .description("sign and send the provider's checkout.paid event for a session (credits it once)")
+    .requiredOption("--session <name>", "accounts/{account}/checkoutSessions/{checkout_session}")
+    .action(async (options: { session: string }, command: Command) => {
+      const { url, json } = command.optsWithGlobals<{ url?: string; json?: boolean }>();
+      if (!parseCheckoutSessionName(options.session).ok) {
+        throw new Error(`"${options.session}" is not accounts/{account}/checkoutSessions/{checkout_session}.`);
+      }
+      const reply = await signPaymentEvent({
+        baseUrl: url ?? environment.env.ENCORE_URL ?? DEFAULT_URL,
+        secret: resolveWebhookSecret(environment.env),
+        checkoutSession: options.session,
+      });
+      if (reply.status !== 200) throw new Error(`the webhook answered ${reply.status}: ${describe(reply.body)}`);
+      emit({ json: json === true, write: environment.write }, reply.body, () => [
+        `${options.session}: ${describe(reply.body)}`,
+      ]);
+    });
+}
+
+/**
+ * The secret the service uses (app.ts): PAYMENT_WEBHOOK_SECRET, else derived from the master
+ * key, which is ENCORE_MASTER_KEY or the one kept beside the embedded database (DESIGN 4).
+ */
+export function resolveWebhookSecret(env: NodeJS.ProcessEnv): string {
+  if (env.PAYMENT_WEBHOOK_SECRET) return env.PAYMENT_WEBHOOK_SECRET;
+  const masterKey = env.ENCORE_MASTER_KEY ?? localMasterKey(env.DATA_DIR ?? "./.data");
+  if (!masterKey) {
+    throw new Error("no webhook secret: set PAYMENT_WEBHOOK_SECRET or ENCORE_MASTER_KEY, or run beside the DATA_DIR");
+  }
+  return paymentWebhookSecret(undefined, Buffer.from(masterKey, "base64"));
+}
+
+function localMasterKey(dataDir: string): string | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(join(dataDir, "secrets.json"), "utf8")) as { masterKey?: unknown };
+    return typeof saved.masterKey === "string" && saved.masterKey !== "" ? saved.masterKey : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `credited`, `duplicate`, `ignored (reason)`, or a google.rpc.Status's message. */
+function describe(body: unknown): string {
+  if (typeof body !== "object" || body === null) return String(body);
+  const { result, reason, message } = body as { result?: unknown; reason?: unknown; message?: unknown };
+  if (typeof result === "string") return typeof reason === "string" ? `${result} (${reason})` : result;
+  return typeof message === "string" ? message : JSON.stringify(body);
+}
