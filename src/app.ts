@@ -25,6 +25,7 @@ import { createAuthenticateInterceptor } from "./server/interceptors/authenticat
 import { createRateLimit } from "./server/interceptors/rate-limit.js";
 import { createRequestLogInterceptor } from "./server/interceptors/request-log.js";
 import { requiredFieldsInterceptor } from "./server/interceptors/required-fields.js";
+import { textFieldsInterceptor } from "./server/interceptors/text-fields.js";
 import type { RequestHandler } from "./server/listener.js";
 import { createAccountService } from "./services/account/account-service.js";
 import { createBillingService } from "./services/billing/billing-service.js";
@@ -111,14 +112,17 @@ export function createApp(options: AppOptions): App {
   const handler = createRequestHandler({
     routes,
     // First to last on the way in: log (and contain unexpected failures), rate limit public
-    // calls before any work (spec 8), authenticate management calls, then validate.
+    // calls before any work (spec 8), refuse text the store cannot hold, authenticate
+    // management calls, then validate required fields.
     interceptors: [
       createRequestLogInterceptor(logger),
       rateLimit.interceptor,
+      textFieldsInterceptor,
       createAuthenticateInterceptor({ db: database.prisma, operatorToken: secrets.operatorToken, now }),
       requiredFieldsInterceptor,
     ],
     maxBodyBytes: MAX_BODY_BYTES,
+    beforeRestBody: rateLimit.admitBeforeBody,
     registry: operationTypes(),
     ready: async () => {
       await database.prisma.$queryRaw`SELECT 1`;

@@ -4,7 +4,7 @@ import { type ConnectRouter, type ContextValues, createContextValues, type Inter
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { kClientAddress } from "../services/peer-address.js";
-import { createRestHandler } from "../transcode/create-rest-handler.js";
+import { createRestHandler, type RestHandlerOptions } from "../transcode/create-rest-handler.js";
 import { createImplementationDispatch } from "../transcode/implementation-dispatch.js";
 import { kPeerAddress, kRequestId, normalisePeerAddress } from "./context.js";
 import type { Cors } from "./cors.js";
@@ -27,6 +27,8 @@ export interface RequestHandlerOptions {
   registry?: Registry;
   /** `POST /v1/billing/webhooks/payments`, the payment provider's notifications; none when unset. */
   paymentWebhook?: PaymentWebhookOptions;
+  /** REST only: a gate run before a matched route's body is read (the rate limit, spec 8). */
+  beforeRestBody?: RestHandlerOptions["beforeBody"];
 }
 
 type Req = Parameters<RequestHandler>[0];
@@ -53,13 +55,18 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     maxBodyBytes: options.maxBodyBytes,
     registry: options.registry,
     contextValues,
+    ...(options.beforeRestBody === undefined ? {} : { beforeBody: options.beforeRestBody }),
     onInternalError: (cause) => options.logger.error({ err: cause }, "REST transcoding failed"),
   });
   const connect = connectNodeAdapter({
     routes: options.routes,
     interceptors: options.interceptors,
     readMaxBytes: options.maxBodyBytes,
-    ...(options.registry === undefined ? {} : { jsonOptions: { registry: options.registry } }),
+    // Spec 2.1 for JSON on every protocol: fields with no value are present as their zero value.
+    jsonOptions: {
+      alwaysEmitImplicit: true,
+      ...(options.registry === undefined ? {} : { registry: options.registry }),
+    },
     contextValues,
     fallback: rest,
   });

@@ -3,6 +3,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
+import type { Duplex } from "node:stream";
 
 export type RequestHandler = (
   req: http.IncomingMessage | http2.Http2ServerRequest,
@@ -36,14 +37,30 @@ export function createListener({ handler, tls }: ListenerOptions): Listener {
       drain.handler,
     );
     server.on("session", drain.trackSession);
+    server.on("clientError", answerMalformed);
     return serve(server, drain);
   }
   const h1 = http.createServer(drain.handler);
   const h2 = http2.createServer(drain.handler);
   h2.on("session", drain.trackSession);
   h1.on("connection", drain.trackSocket);
+  h1.on("clientError", answerMalformed);
   const front = net.createServer((socket) => route(socket, h1, h2));
   return serve(front, drain);
+}
+
+// A request Node cannot even parse still gets the API's error shape and no-store (spec 2.1, 7).
+const MALFORMED = JSON.stringify({ code: 3, message: "malformed HTTP request", details: [] });
+
+function answerMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncache-control: no-store\r\n" +
+      `connection: close\r\ncontent-length: ${Buffer.byteLength(MALFORMED)}\r\n\r\n${MALFORMED}`,
+  );
 }
 
 function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void {

@@ -9,7 +9,7 @@ import { readBody } from "./read-body.js";
 import { renderResponse } from "./render.js";
 import { type RestRequest, type RestResponse, sendJson } from "./respond.js";
 import { restCallKey } from "./rest-call-key.js";
-import { createRouteTable } from "./route-table.js";
+import { createRouteTable, type Route } from "./route-table.js";
 import { errorToStatus } from "./status-json.js";
 
 export interface RestHandlerOptions {
@@ -27,6 +27,11 @@ export interface RestHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Mirrors the adapter's hook: per-request values (e.g. the socket address) for interceptors. */
   readonly contextValues?: (req: RestRequest) => ContextValues;
+  /**
+   * Runs once a route matched, before the body is read: a gate such as a rate limit that must
+   * answer before any work (spec 8). A thrown error is the answer; the body is never read.
+   */
+  readonly beforeBody?: (call: { route: Route; contextValues: ContextValues }) => Promise<void>;
   /** Receives unexpected failures, which are answered INTERNAL without the cause. */
   readonly onInternalError?: (cause: unknown) => void;
 }
@@ -85,6 +90,15 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     if (hasBody && !isJsonContentType(contentType) && !(contentType === undefined && !close)) {
       return fail(req, res, new ConnectError("Content-Type must be application/json", Code.InvalidArgument), { close });
     }
+    const contextValues = options.contextValues?.(req) ?? createContextValues();
+    contextValues.set(restCallKey, { httpMethod: route.httpMethod, pathTemplate: route.template.source });
+    if (options.beforeBody) {
+      try {
+        await options.beforeBody({ route, contextValues });
+      } catch (error) {
+        return fail(req, res, error, { close });
+      }
+    }
     const read = await readBody(req, maxBodyBytes);
     if (read.kind === "too-large") {
       const error = new ConnectError(`the request body exceeds ${maxBodyBytes} bytes`, Code.InvalidArgument);
@@ -97,8 +111,6 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       query: q < 0 ? "" : url.slice(q + 1),
       registry,
     });
-    const contextValues = options.contextValues?.(req) ?? createContextValues();
-    contextValues.set(restCallKey, { httpMethod: route.httpMethod, pathTemplate: route.template.source });
     const result = await dispatch.call({ route, request, httpRequest: req, contextValues, httpResponse: res });
     if (!result.ok) return fail(req, res, result.error, { header: result.header });
     sendJson(req, res, { status: 200, body: renderResponse(route, result.message, registry), header: result.header });

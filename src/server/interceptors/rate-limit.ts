@@ -1,5 +1,5 @@
 import type { DescMethod } from "@bufbuild/protobuf";
-import type { Interceptor } from "@connectrpc/connect";
+import { type ContextValues, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
@@ -21,8 +21,16 @@ export interface RateLimitOptions {
 
 export interface RateLimit {
   interceptor: Interceptor;
+  /**
+   * For REST: counts a public call against its client address before its body is read
+   * (spec 8: a 429 comes before any work). The interceptor then does not count it again.
+   */
+  admitBeforeBody(call: { route: { method: DescMethod }; contextValues: ContextValues }): Promise<void>;
   close(): Promise<void>;
 }
+
+// Set once a call was counted against its address, so no path counts it twice.
+const kAddressCounted = createContextKey(false, { description: "counted against its client address" });
 
 /**
  * Spec 8: public calls are limited per client address, the address the connection really comes
@@ -53,9 +61,14 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
   const byCampaign = limiter("rl:begin", options.beginPerCampaign);
   const beginPurchase: DescMethod = CampaignService.method.beginPurchase;
 
+  const countAddress = async (contextValues: ContextValues) => {
+    if (contextValues.get(kAddressCounted)) return;
+    contextValues.set(kAddressCounted, true);
+    await consume(byAddress, contextValues.get(kPeerAddress));
+  };
   const interceptor: Interceptor = (next) => async (req) => {
     if (!isPublicMethod(req.method)) return next(req);
-    await consume(byAddress, req.contextValues.get(kPeerAddress));
+    await countAddress(req.contextValues);
     if (req.method === beginPurchase && !req.stream) {
       await consume(byCampaign, (req.message as { campaignKey?: string }).campaignKey ?? "");
     }
@@ -63,6 +76,9 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
   };
   return {
     interceptor,
+    admitBeforeBody: async ({ route, contextValues }) => {
+      if (isPublicMethod(route.method)) await countAddress(contextValues);
+    },
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -1,11 +1,13 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { internal } from "../../errors/status.js";
+import { internal, unavailable } from "../../errors/status.js";
+import { isStoreUnavailable } from "../../store/store-unavailable.js";
 import { kPeerAddress, kRequestId } from "../context.js";
 
 /**
  * Logs one line per call with its outcome, and turns anything that is not a ConnectError
- * into INTERNAL: the cause goes to the log, never to the caller (STYLE rule 6). The line's
+ * into INTERNAL (or UNAVAILABLE when the database is not answering): the cause goes to the
+ * log, never to the caller (STYLE rule 6). The line's
  * logger is only made when a line is written: the hot path of a public read pays nothing.
  */
 export function createRequestLogInterceptor(logger: Logger): Interceptor {
@@ -24,6 +26,10 @@ export function createRequestLogInterceptor(logger: Logger): Interceptor {
       return res;
     } catch (error) {
       if (!(error instanceof ConnectError)) {
+        if (isStoreUnavailable(error)) {
+          line().warn({ err: error }, "database unavailable");
+          throw unavailable("The service cannot reach its database right now; retry with backoff.");
+        }
         line().error({ err: error }, "unexpected failure");
         throw internal();
       }
