@@ -1,6 +1,6 @@
 import { settlePurchase } from "../services/campaign/settle-purchase.js";
 import type { ServiceDeps } from "../services/deps.js";
-import { leaseDuePurchases } from "../store/purchase-leases.js";
+import { leaseDuePurchases, renewPurchaseLease } from "../store/purchase-leases.js";
 import { findPurchase } from "../store/purchases.js";
 import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
@@ -21,6 +21,8 @@ export interface SweepReport {
   looked: number;
   settled: number;
   unavailable: number;
+  /** Purchases whose lease ran out before their turn (another replica may have them). */
+  lost: number;
 }
 
 export type SettlementSweeper = Job & { runOnce(): Promise<SweepReport> };
@@ -39,20 +41,32 @@ export function createSettlementSweeper(options: SettlementSweeperOptions): Sett
 
   async function runOnce(): Promise<SweepReport> {
     const now = deps.now();
+    const leaseUntil = new Date(now.getTime() + options.settleAfterMs);
     const ids = await leaseDuePurchases(deps.db, {
       now,
       dueBefore: new Date(now.getTime() - options.settleAfterMs),
-      leaseUntil: new Date(now.getTime() + options.settleAfterMs),
+      leaseUntil,
       limit: options.batchSize ?? DEFAULT_BATCH,
     });
-    const report: SweepReport = { looked: ids.length, settled: 0, unavailable: 0 };
+    const report: SweepReport = { looked: ids.length, settled: 0, unavailable: 0, lost: 0 };
     const cancelUnapprovedBefore = new Date(now.getTime() - options.cancelAfterMs);
     for (const id of ids) {
+      // The batch's lease may have run out while earlier purchases waited on the platform.
+      if (!(await renewLease(id, leaseUntil))) {
+        report.lost += 1;
+        continue;
+      }
       const settled = await sweepOne(id, cancelUnapprovedBefore);
       if (settled) report.settled += 1;
       else report.unavailable += 1;
     }
     return report;
+  }
+
+  function renewLease(purchaseId: string, heldUntil: Date): Promise<boolean> {
+    const at = deps.now();
+    const until = new Date(at.getTime() + options.settleAfterMs);
+    return renewPurchaseLease(deps.db, { purchaseId, heldUntil, now: at, leaseUntil: until });
   }
 
   // One purchase's failure never holds up the others; its lease brings it back later.

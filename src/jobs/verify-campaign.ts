@@ -1,9 +1,9 @@
 import { decideVerification, type VerificationFacts } from "../domain/campaign-state.js";
 import { findEndingAnnouncement } from "../domain/ending-announcement.js";
 import type { PlatformResult, StoreAvailability } from "../platform/steam/steam-platform.js";
+import { markKeyRejected } from "../services/campaign/key-rejected.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { openSecret } from "../services/secret-box.js";
-import { markCredentialInvalid } from "../store/links.js";
 import { postponeVerification, recordVerification, type VerificationTask } from "../store/verification-leases.js";
 
 export type VerifyDeps = Pick<ServiceDeps, "db" | "steam" | "masterKey" | "now">;
@@ -24,7 +24,7 @@ export async function verifyCampaign(deps: VerifyDeps, task: VerificationTask): 
   const apps = await deps.steam.listPartnerApps({ publisherKey });
   if (apps.kind === "unavailable") return postpone(deps, task);
   if (apps.kind === "refused") {
-    if (apps.keyRejected) await markCredentialInvalid(deps.db, task.linkId, deps.now());
+    if (apps.keyRejected) await markKeyRejected(deps, task.linkId, publisherKey);
     return record(
       deps,
       task,

@@ -41,6 +41,11 @@ export async function insertCheckoutSession(db: Db, row: NewCheckout): Promise<C
   return db.checkoutSession.create({ data: row });
 }
 
+/** The session a request id opened, whichever account it belongs to (request ids are unique). */
+export function findCheckoutByRequestId(db: DbClient, requestId: string): Promise<CheckoutRow | null> {
+  return db.checkoutSession.findUnique({ where: { requestId } });
+}
+
 export function findCheckoutSession(db: DbClient, accountId: string, id: string): Promise<CheckoutRow | null> {
   return db.checkoutSession.findFirst({ where: { id, accountId } });
 }

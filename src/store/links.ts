@@ -153,12 +153,21 @@ export async function deleteLinkUnlessUsed(
   return "inUse";
 }
 
-/** The platform rejected the link's key (spec 3.3): purchases become PUBLISHER_UNAVAILABLE. */
-export async function markCredentialInvalid(db: Db, linkId: string, now: Date): Promise<void> {
-  await db.distributorLink.updateMany({
-    where: { id: linkId, state: "ACTIVE" },
-    data: { state: "CREDENTIAL_INVALID", version: { increment: 1 }, updateTime: now },
+/**
+ * The platform rejected the key a call was made with (spec 3.3): purchases become
+ * PUBLISHER_UNAVAILABLE. Only while the link still holds that key (its fingerprint) and is
+ * ACTIVE, bumping the version (the etag): a rotation made while the call was in flight is never
+ * undone by the old key's rejection. Returns whether the link was marked.
+ */
+export async function markCredentialInvalid(
+  db: Db,
+  options: { linkId: string; fingerprint: string; now: Date },
+): Promise<boolean> {
+  const marked = await db.distributorLink.updateMany({
+    where: { id: options.linkId, fingerprint: options.fingerprint, state: "ACTIVE" },
+    data: { state: "CREDENTIAL_INVALID", version: { increment: 1 }, updateTime: options.now },
   });
+  return marked.count === 1;
 }
 
 export interface SettlementRow {

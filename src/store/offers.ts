@@ -1,4 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
+import { isForeignKeyViolation } from "./foreign-key-violation.js";
 import { keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
 import type { Db } from "./open-database.js";
@@ -92,28 +93,44 @@ export async function updateOfferAtVersion(
 
 export type OfferDeletion = "deleted" | "deactivated" | "absent" | "stale";
 
-/** Spec 3.3: an offer somebody bought is deactivated instead of deleted. */
+/**
+ * Spec 3.3: an offer somebody bought is deactivated instead of deleted. The offer row is locked
+ * first, so a begin opening a purchase of it (which holds the row FOR KEY SHARE, as its
+ * foreign key does) either committed before, and is seen, or waits and then finds the offer
+ * gone; the decision between delete and deactivate is taken on what is committed.
+ */
 export async function deleteOrDeactivateOffer(
   db: Db,
   options: { campaignId: string; offerId: string; expectedVersion: number | undefined; now: Date },
 ): Promise<OfferDeletion> {
-  const { campaignId, offerId, expectedVersion, now } = options;
-  const version = expectedVersion === undefined ? Prisma.empty : Prisma.sql`AND version = ${expectedVersion}`;
   try {
-    const deleted = await db.$executeRaw`
-      DELETE FROM offers o
-       WHERE o.id = ${offerId} AND o.campaign_id = ${campaignId} ${version}
-         AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.offer_id = o.id)`;
-    if (deleted === 1) return "deleted";
+    return await db.$transaction((tx) => deleteOrDeactivateLocked(tx, options));
   } catch (error) {
-    // A purchase of it committed while we deleted (foreign key): it was bought after all.
-    if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003")) throw error;
+    // Never expected with the lock; a purchase of it committed while we deleted: deactivate.
+    if (!isForeignKeyViolation(error)) throw error;
+    return db.$transaction((tx) => deleteOrDeactivateLocked(tx, { ...options, deletable: false }));
   }
-  const deactivated = await db.offer.updateMany({
-    where: { id: offerId, campaignId, ...(expectedVersion === undefined ? {} : { version: expectedVersion }) },
+}
+
+async function deleteOrDeactivateLocked(
+  tx: Prisma.TransactionClient,
+  options: { campaignId: string; offerId: string; expectedVersion: number | undefined; now: Date; deletable?: boolean },
+): Promise<OfferDeletion> {
+  const { campaignId, offerId, expectedVersion, now } = options;
+  const rows = await tx.$queryRaw<{ version: number }[]>`
+    SELECT version FROM offers WHERE id = ${offerId} AND campaign_id = ${campaignId} FOR UPDATE`;
+  const row = rows[0];
+  if (!row) return "absent";
+  if (expectedVersion !== undefined && row.version !== expectedVersion) return "stale";
+  // A statement of its own, after the lock: it sees every purchase committed while we waited.
+  const bought = await tx.purchase.count({ where: { offerId }, take: 1 });
+  if (bought === 0 && options.deletable !== false) {
+    await tx.$executeRaw`DELETE FROM offers WHERE id = ${offerId}`;
+    return "deleted";
+  }
+  await tx.offer.update({
+    where: { id: offerId },
     data: { active: false, version: { increment: 1 }, updateTime: now },
   });
-  if (deactivated.count === 1) return "deactivated";
-  const exists = await db.offer.count({ where: { id: offerId, campaignId } });
-  return exists === 0 ? "absent" : "stale";
+  return "deactivated";
 }

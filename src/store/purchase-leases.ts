@@ -29,3 +29,18 @@ export async function leaseDuePurchases(db: Db, options: LeaseOptions): Promise<
     RETURNING id`;
   return rows.map((row) => row.id);
 }
+
+/**
+ * Extends one purchase's lease just before the sweeper works it, only while this replica still
+ * holds it (its lease is the one it took, `heldUntil`, and has not run out at `now`): a batch
+ * slowed by the platform never works a purchase whose lease another replica has since taken.
+ */
+export async function renewPurchaseLease(
+  db: Db,
+  options: { purchaseId: string; heldUntil: Date; now: Date; leaseUntil: Date },
+): Promise<boolean> {
+  const renewed = await db.$executeRaw`
+    UPDATE purchases SET lease_until = ${options.leaseUntil}
+     WHERE id = ${options.purchaseId} AND lease_until = ${options.heldUntil} AND lease_until > ${options.now}`;
+  return renewed === 1;
+}

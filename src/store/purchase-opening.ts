@@ -110,7 +110,7 @@ export interface OpenPurchaseInput {
   now: Date;
 }
 
-export type OpenPurchaseResult = "opened" | "request-known" | "limit-reached";
+export type OpenPurchaseResult = "opened" | "request-known" | "limit-reached" | "offer-inactive";
 
 class Rollback extends Error {}
 
@@ -123,6 +123,12 @@ class Rollback extends Error {}
 export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<OpenPurchaseResult> {
   try {
     return await db.$transaction(async (tx) => {
+      // The offer is held (FOR KEY SHARE, as the purchase's foreign key would) until this
+      // commits: a concurrent DeleteOffer waits and then sees the purchase (spec 3.3), or
+      // deleted or deactivated it first and nothing is written here.
+      const offer = await tx.$queryRaw<{ active: boolean }[]>`
+        SELECT active FROM offers WHERE id = ${input.offerId} AND campaign_id = ${input.campaignId} FOR KEY SHARE`;
+      if (!offer[0]?.active) return "offer-inactive";
       if (input.requestId !== undefined) {
         const claimed = await tx.$executeRaw`
           INSERT INTO purchase_requests (campaign_id, request_id, player_id, create_time)
@@ -203,6 +209,7 @@ export function abandonUnopenedAttempt(
     await tx.$executeRaw`
       DELETE FROM purchase_requests
        WHERE campaign_id = ${input.campaignId} AND request_id = ${input.requestId} AND purchase_id = ${input.purchaseId}`;
-    await endPurchaseIn(tx, input.purchaseId, "FAILED", input.now);
+    // Only while still unconfirmed: a concurrent QueryTxn that found the order wins (spec 3.1).
+    await endPurchaseIn(tx, input.purchaseId, "FAILED", input.now, "unconfirmed");
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "../../gen/prisma/client.js";
+import { Prisma } from "../../gen/prisma/client.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
 import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
@@ -103,11 +103,32 @@ export function creditPurchase(db: Db, purchaseId: string, now: Date): Promise<b
 }
 
 /**
- * Ends a purchase without payment (CANCELLED or FAILED) and releases its reservation, in one
- * transaction, only from a non-final state. Returns false when it had already ended.
+ * What a decision to end a purchase was based on; the row must still say so when it ends, or a
+ * concurrent settlement that already moved it on (e.g. to AUTHORIZED, about to capture) wins:
+ * - "open": any non-final state (the platform itself says the order failed or was declined);
+ * - "initiated": the platform said Init, so only a purchase nobody has seen approved (spec 3.1);
+ * - "unconfirmed": the platform does not know the order, so only while no trans_id was recorded.
  */
-export function endPurchase(db: Db, purchaseId: string, to: "CANCELLED" | "FAILED", now: Date): Promise<boolean> {
-  return db.$transaction((tx) => endPurchaseIn(tx, purchaseId, to, now));
+export type EndGuard = "open" | "initiated" | "unconfirmed";
+
+const END_GUARDS: Record<EndGuard, Prisma.Sql> = {
+  open: Prisma.sql`state IN ('INITIATED', 'AUTHORIZED')`,
+  initiated: Prisma.sql`state = 'INITIATED'`,
+  unconfirmed: Prisma.sql`state = 'INITIATED' AND trans_id IS NULL`,
+};
+
+/**
+ * Ends a purchase without payment (CANCELLED or FAILED) and releases its reservation, in one
+ * transaction, only while the row is as `guard` says. Returns false when it was not.
+ */
+export function endPurchase(
+  db: Db,
+  purchaseId: string,
+  to: "CANCELLED" | "FAILED",
+  now: Date,
+  guard: EndGuard = "open",
+): Promise<boolean> {
+  return db.$transaction((tx) => endPurchaseIn(tx, purchaseId, to, now, guard));
 }
 
 export async function endPurchaseIn(
@@ -115,10 +136,11 @@ export async function endPurchaseIn(
   purchaseId: string,
   to: "CANCELLED" | "FAILED",
   now: Date,
+  guard: EndGuard = "open",
 ): Promise<boolean> {
   const rows = await tx.$queryRaw<{ link_id: string; credit_nanos: bigint; sandbox: boolean }[]>`
     UPDATE purchases SET state = ${to}::"PurchaseState", update_time = ${now}
-     WHERE id = ${purchaseId} AND state IN ('INITIATED', 'AUTHORIZED')
+     WHERE id = ${purchaseId} AND ${END_GUARDS[guard]}
     RETURNING link_id, credit_nanos, sandbox`;
   const row = rows[0];
   if (!row) return false;
@@ -128,11 +150,6 @@ export async function endPurchaseIn(
 
 export async function releaseReservation(tx: DbClient, linkId: string, creditNanos: bigint): Promise<void> {
   await tx.$executeRaw`UPDATE distributor_links SET reserved_nanos = reserved_nanos - ${creditNanos} WHERE id = ${linkId}`;
-}
-
-/** The platform rejected the link's key (reference 1.6): purchases answer PUBLISHER_UNAVAILABLE until it is rotated. */
-export async function markLinkCredentialInvalid(db: DbClient, linkId: string): Promise<void> {
-  await db.$executeRaw`UPDATE distributor_links SET state = 'CREDENTIAL_INVALID' WHERE id = ${linkId}`;
 }
 
 /** The purchase's current state, or undefined when it does not exist. */

@@ -89,6 +89,20 @@ describe("CreateCheckoutSession: credit for a top-up-only project, exactly once"
     expect((await create()).name).toBe(first.name);
   });
 
+  it("refuses a request id reused with another amount or project with ALREADY_EXISTS", async () => {
+    const create = (amount: ReturnType<typeof usd>, project?: string) =>
+      billing(studio.tokens.OWNER).createCheckoutSession({
+        parent: `accounts/${studio.accountId}`,
+        checkoutSession: { ...(project ? { project } : {}), amount },
+        requestId: "checkout-reused-1",
+      });
+    const first = await create(usd(2n), campaignProject());
+    await expect(create(usd(3n), campaignProject())).rejects.toMatchObject({ code: Code.AlreadyExists });
+    await expect(create(usd(2n))).rejects.toMatchObject({ code: Code.AlreadyExists });
+    expect((await create(usd(2n), campaignProject())).name).toBe(first.name);
+    expect(await server.db.checkoutSession.count({ where: { requestId: "checkout-reused-1" } })).toBe(1);
+  });
+
   it("expires a session left unpaid for a day, and a payment arriving afterwards credits nothing", async () => {
     const stale = await open(usd(4n));
     server.clock.now = new Date(NOW.getTime() + CHECKOUT_SESSION_LIFETIME_MS - 1);

@@ -3,6 +3,7 @@ import { createRefuse } from "../../src/errors/refusals.js";
 import { createSettlementSweeper, type SettlementSweeper } from "../../src/jobs/settlement-sweeper.js";
 import { createLogger } from "../../src/logger.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
+import type { SteamPlatform } from "../../src/platform/steam/steam-platform.js";
 import type { ServiceDeps } from "../../src/services/deps.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import type { Db } from "../../src/store/open-database.js";
@@ -20,8 +21,11 @@ export interface PurchaseFixture {
   player(shop: SeededShop): Promise<{ steamid: string; ticket: string }>;
   begin(body: Record<string, unknown>, headers?: Record<string, string>): Promise<RestResult>;
   complete(body: Record<string, unknown>): Promise<RestResult>;
-  /** A sweeper of its own on a clock the test moves (the app's own sweeper is left to its schedule). */
-  sweeper(clock: { now: Date }, intervalMs?: number): SettlementSweeper;
+  /**
+   * A sweeper of its own on a clock the test moves (the app's own sweeper is left to its
+   * schedule), optionally talking to the platform through `platform` (to pause it mid-call).
+   */
+  sweeper(clock: { now: Date }, intervalMs?: number, platform?: SteamPlatform): SettlementSweeper;
   close(): Promise<void>;
 }
 
@@ -58,12 +62,12 @@ export async function startPurchaseFixture(env: Record<string, string> = {}): Pr
     player: (shop) => mintPlayer(sim.control, shop.appId),
     begin: post("/v1/public/purchases:begin"),
     complete: post("/v1/public/purchases:complete"),
-    sweeper(clock, intervalMs) {
+    sweeper(clock, intervalMs, platform) {
       const deps: ServiceDeps = {
         db,
         refuse: createRefuse(config.errorDomain),
         now: () => clock.now,
-        steam,
+        steam: platform ?? steam,
         masterKey: TEST_MASTER_KEY,
         config,
         logger: createLogger("silent"),

@@ -1,4 +1,4 @@
-import { sealSecret } from "../../src/services/secret-box.js";
+import { fingerprintSecret, sealSecret } from "../../src/services/secret-box.js";
 import type { SteamSimControl } from "../../src/sim/steam/steam-sim-control.js";
 import type { Db } from "../../src/store/open-database.js";
 import {
@@ -32,7 +32,7 @@ export async function seedShop(
   const publisherKey = `PUBKEY${process.pid}X${nextKey}`;
   await db.distributorLink.update({
     where: { id: campaign.linkId },
-    data: { publisherKeyEncrypted: sealSecret(masterKey, publisherKey) },
+    data: { publisherKeyEncrypted: sealSecret(masterKey, publisherKey), fingerprint: fingerprintSecret(publisherKey) },
   });
   const { appId } = await db.campaign.findUniqueOrThrow({
     where: { id: campaign.campaignId },

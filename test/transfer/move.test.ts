@@ -102,6 +102,12 @@ describe("MODE_MOVE: in the background, item by item", () => {
       resource: mixed.stoppedServer,
     });
     await expect(byBilling).rejects.toMatchObject({ code: Code.NotFound });
+    // Spec 5.3: a caller without the permission learns nothing about the item, waiting or not.
+    const billingWrong = campaigns(studio.tokens.BILLING).acknowledgeTransferItem({
+      name: studio.name,
+      resource: mixed.server,
+    });
+    await expect(billingWrong).rejects.toMatchObject({ code: Code.NotFound });
 
     const campaign = await owner.acknowledgeTransferItem({ name: studio.name, resource: mixed.stoppedServer });
     expect(campaign.transfer?.state).toBe(Transfer_State.SUCCEEDED);

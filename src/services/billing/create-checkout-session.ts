@@ -8,7 +8,7 @@ import { readRequestId } from "../../domain/request-id.js";
 import { parseAccountName } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
 import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
-import { insertCheckoutSession } from "../../store/checkout.js";
+import { type CheckoutRow, findCheckoutByRequestId, insertCheckoutSession } from "../../store/checkout.js";
 import { findProject } from "../../store/projects.js";
 import { notFoundMessage, readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
@@ -31,6 +31,11 @@ export function createCreateCheckoutSession(deps: ServiceDeps, payments: Payment
     const amount = session?.amount ? parsePositiveCents(session.amount) : undefined;
     if (!amount?.ok) throw invalidArgument('"checkoutSession.amount" must be a positive USD amount in whole cents.');
     const projectId = session?.project ? await readTopUpProject(deps, accountId, session.project) : null;
+    const asked = { accountId, projectId, amountNanos: amount.nanos };
+    // A retry is answered from the store before the provider is asked, so it never opens a
+    // second (orphan) provider session (AIP-155).
+    const known = requestId === null ? null : await findCheckoutByRequestId(deps.db, requestId);
+    if (known) return toCheckoutSession(sameRequest(known, asked));
     const now = deps.now();
     const id = newId(now);
     const { checkoutUrl } = await payments.openCheckout({ sessionId: id, accountId, amountNanos: amount.nanos });
@@ -43,9 +48,22 @@ export function createCreateCheckoutSession(deps: ServiceDeps, payments: Payment
       requestId,
       createTime: now,
     });
-    if (!row) throw alreadyExists('"requestId" was already used for another checkout session.');
-    return toCheckoutSession(row);
+    if (!row) throw alreadyExists(REUSED);
+    return toCheckoutSession(sameRequest(row, asked));
   };
+}
+
+const REUSED = '"requestId" was already used for another checkout session.';
+
+/** The session a request id opened, only when this request is the same one (else ALREADY_EXISTS). */
+function sameRequest(
+  row: CheckoutRow,
+  asked: { accountId: string; projectId: string | null; amountNanos: bigint },
+): CheckoutRow {
+  const same =
+    row.accountId === asked.accountId && row.projectId === asked.projectId && row.amountNanos === asked.amountNanos;
+  if (!same) throw alreadyExists(REUSED);
+  return row;
 }
 
 /** Only a top-up-only project takes credit directly; an ordinary one is paid by the account. */

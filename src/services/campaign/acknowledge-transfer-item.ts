@@ -26,10 +26,12 @@ interface WaitingItem {
 export function createAcknowledgeTransferItem(deps: ServiceDeps) {
   return async (request: AcknowledgeTransferItemRequest, ctx: HandlerContext): Promise<Campaign> => {
     const campaign = await loadCampaignForTransfer(deps, ctx, request.name);
-    const item = waitingItem(deps, campaign, request);
-    // Spec 5: moving out of the source project needs project.projects.update on it.
-    const project = names.project(campaign.accountId, item.sourceProjectId);
+    // Spec 5: moving out of the source project needs project.projects.update on it; checked
+    // before anything is said about the item (spec 5.3: NOT_FOUND first).
+    const source = campaign.transfers[0]?.sourceProjectId;
+    const project = source === undefined ? request.resource : names.project(campaign.accountId, source);
     authorize(ctx, "project.projects.update", campaign.accountId, notFoundMessage(project));
+    const item = waitingItem(deps, campaign, request);
     const outcome = await hostingOf(deps).moveResource({
       resourceId: item.resourceId,
       fromProjectId: item.sourceProjectId,

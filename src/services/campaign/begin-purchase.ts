@@ -129,6 +129,10 @@ async function openNew(
     now: deps.now(),
   });
   if (opened === "request-known") return answerKnown(deps, attempt, facts, player.steamid);
+  // Deleted or taken off sale since the facts were read (spec 7: "off sale or does not exist").
+  if (opened === "offer-inactive") {
+    throw deps.refuse("OFFER_INACTIVE", { subject: request.campaignKey, message: refusalMessages.OFFER_INACTIVE });
+  }
   if (opened === "limit-reached") {
     throw deps.refuse("PUBLISHER_LIMIT_REACHED", {
       subject: request.campaignKey,

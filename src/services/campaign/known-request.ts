@@ -5,8 +5,9 @@ import {
   findPurchaseRequest,
   type PurchaseRequestRecord,
 } from "../../store/purchase-opening.js";
-import { findPurchase, markLinkCredentialInvalid, recordTransId } from "../../store/purchases.js";
+import { findPurchase, recordTransId } from "../../store/purchases.js";
 import type { ServiceDeps } from "../deps.js";
+import { markKeyRejected } from "./key-rejected.js";
 import { orderRefOf } from "./order-ref.js";
 
 export interface KnownRequest {
@@ -82,7 +83,8 @@ function isOpening(record: PurchaseRequestRecord): boolean {
 async function confirmOpened(deps: ServiceDeps, known: KnownRequest, purchaseId: string): Promise<KnownAnswer> {
   const purchase = await findPurchase(deps.db, purchaseId);
   if (!purchase) return { kind: "start-again" };
-  const query = await deps.steam.queryTxn(orderRefOf(deps, purchase));
+  const ref = orderRefOf(deps, purchase);
+  const query = await deps.steam.queryTxn(ref);
   if (query.kind === "ok") {
     await recordTransId(deps.db, purchase.id, query.value.transid);
     return { kind: "answer", purchaseId: purchase.id, orderId: purchase.orderId };
@@ -93,7 +95,7 @@ async function confirmOpened(deps: ServiceDeps, known: KnownRequest, purchaseId:
     });
   }
   if (query.keyRejected) {
-    await markLinkCredentialInvalid(deps.db, purchase.linkId);
+    await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
     throw deps.refuse("PUBLISHER_UNAVAILABLE", {
       subject: known.campaignKey,
       message: "The studio's platform key was rejected.",

@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { toCents } from "../../domain/money.js";
 import { unavailable } from "../../errors/status.js";
 import { forgetRefusedOrder } from "../../store/purchase-opening.js";
-import { markLinkCredentialInvalid, recordTransId } from "../../store/purchases.js";
+import { recordTransId } from "../../store/purchases.js";
 import type { ServiceDeps } from "../deps.js";
+import { markKeyRejected } from "./key-rejected.js";
 
 export interface OrderToOpen {
   campaignKey: string;
@@ -64,7 +65,7 @@ export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<
       cause: result.cause,
     });
   }
-  if (result.keyRejected) await markLinkCredentialInvalid(deps.db, order.linkId);
+  if (result.keyRejected) await markKeyRejected(deps, order.linkId, order.publisherKey);
   await forgetRefusedOrder(deps.db, {
     purchaseId: order.purchaseId,
     campaignId: order.campaignId,

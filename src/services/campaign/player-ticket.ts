@@ -1,6 +1,6 @@
 import { unavailable } from "../../errors/status.js";
-import { markLinkCredentialInvalid } from "../../store/purchases.js";
 import type { ServiceDeps } from "../deps.js";
+import { markKeyRejected } from "./key-rejected.js";
 
 export interface TicketCheck {
   campaignKey: string;
@@ -27,7 +27,7 @@ export async function authenticatePlayer(deps: ServiceDeps, check: TicketCheck):
     throw Object.assign(unavailable("The platform is not answering; retry with backoff."), { cause: result.cause });
   }
   if (result.keyRejected) {
-    await markLinkCredentialInvalid(deps.db, check.linkId);
+    await markKeyRejected(deps, check.linkId, check.publisherKey);
     throw deps.refuse("PUBLISHER_UNAVAILABLE", {
       subject: check.campaignKey,
       message: "The studio's platform key was rejected.",

@@ -1,8 +1,9 @@
 import { unavailable } from "../../errors/status.js";
 import type { PartnerApp } from "../../platform/steam/steam-platform.js";
-import { type LinkRow, markCredentialInvalid } from "../../store/links.js";
+import type { LinkRow } from "../../store/links.js";
 import type { ServiceDeps } from "../deps.js";
 import { openSecret } from "../secret-box.js";
+import { markKeyRejected } from "./key-rejected.js";
 
 /**
  * The apps a stored link's key owns, asked of the platform now. A key the platform rejects
@@ -14,7 +15,7 @@ export async function readLinkApps(deps: ServiceDeps, link: LinkRow, subject: st
   const result = await deps.steam.listPartnerApps({ publisherKey });
   if (result.kind === "ok") return result.value;
   if (result.kind === "unavailable") throw unavailable("The platform is not answering; retry with backoff.");
-  if (result.keyRejected) await markCredentialInvalid(deps.db, link.id, deps.now());
+  if (result.keyRejected) await markKeyRejected(deps, link.id, publisherKey);
   throw deps.refuse("PUBLISHER_UNAVAILABLE", {
     subject,
     message: "The platform rejected the link's publisher key; rotate it with UpdateDistributorLink.",

@@ -2,14 +2,15 @@ import { isFinal, type PurchaseState, type SettlementStep, settlementStep } from
 import type { OrderRef, PlatformResult, TxnState } from "../../platform/steam/steam-platform.js";
 import {
   creditPurchase,
+  type EndGuard,
   endPurchase,
   markAuthorized,
-  markLinkCredentialInvalid,
   type PurchaseRecord,
   readPurchaseState,
   recordTransId,
 } from "../../store/purchases.js";
 import type { ServiceDeps } from "../deps.js";
+import { markKeyRejected } from "./key-rejected.js";
 import { orderRefOf } from "./order-ref.js";
 
 export interface SettleOptions {
@@ -36,7 +37,7 @@ export async function settlePurchase(
   if (isFinal(purchase.state)) return { kind: "settled", state: purchase.state };
   const ref = orderRefOf(deps, purchase);
   const query = await deps.steam.queryTxn(ref);
-  if (query.kind !== "ok") return onQueryFailed(deps, purchase, query);
+  if (query.kind !== "ok") return onQueryFailed(deps, purchase, ref, query);
   if (purchase.transId === null) await recordTransId(deps.db, purchase.id, query.value.transid);
   const step = settlementStep(query.value.status, options.authorized);
   if (step === "wait") return waitOrCancel(deps, purchase, options);
@@ -47,16 +48,18 @@ export async function settlePurchase(
 async function onQueryFailed(
   deps: ServiceDeps,
   purchase: PurchaseRecord,
+  ref: OrderRef,
   query: Exclude<PlatformResult<TxnState>, { kind: "ok" }>,
 ): Promise<SettleResult> {
   if (query.kind === "unavailable") return { kind: "unavailable", cause: query.cause };
   if (query.keyRejected) {
-    await markLinkCredentialInvalid(deps.db, purchase.linkId);
+    await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
     return { kind: "unavailable", cause: "the platform rejected the studio's key" };
   }
   // The platform does not know an order whose InitTxn was never answered: it never reached
-  // the platform, so nothing can be paid for it (reference 3.13).
-  if (purchase.transId === null) return apply(deps, purchase, "fail");
+  // the platform, so nothing can be paid for it (reference 3.13). Only while no concurrent
+  // caller has since found the order (trans_id recorded) or moved the purchase on.
+  if (purchase.transId === null) return apply(deps, purchase, "fail", "unconfirmed");
   return { kind: "unavailable", cause: `QueryTxn refused (${query.code}) for a known order` };
 }
 
@@ -66,7 +69,13 @@ async function waitOrCancel(
   options: SettleOptions,
 ): Promise<SettleResult> {
   const before = options.cancelUnapprovedBefore;
-  if (before && purchase.state === "INITIATED" && purchase.createTime <= before) return apply(deps, purchase, "cancel");
+  // Only from INITIATED: a complete that saw the order Approved meanwhile moved it to
+  // AUTHORIZED and is capturing it, so it wins. When the cancel wins instead, that complete
+  // never calls FinalizeTxn, and an order that is never finalized is never paid for
+  // (reference 3.13: only FinalizeTxn captures the funds).
+  if (before && purchase.state === "INITIATED" && purchase.createTime <= before) {
+    return apply(deps, purchase, "cancel", "initiated");
+  }
   return { kind: "settled", state: purchase.state };
 }
 
@@ -76,11 +85,17 @@ async function finalize(
   ref: OrderRef,
   options: SettleOptions,
 ): Promise<SettleResult> {
-  await markAuthorized(deps.db, purchase.id, deps.now());
+  // Capture only a purchase this caller moved to AUTHORIZED or that is AUTHORIZED now: one
+  // cancelled or failed meanwhile (its reservation released) must never be charged
+  // (reference 3.13: an approved order nobody finalizes is not paid for).
+  if (!(await markAuthorized(deps.db, purchase.id, deps.now()))) {
+    const state = await readPurchaseState(deps.db, purchase.id);
+    if (state !== "AUTHORIZED") return { kind: "settled", state: state ?? purchase.state };
+  }
   const finalized = await deps.steam.finalizeTxn(ref);
   if (finalized.kind === "ok") return apply(deps, purchase, "credit");
   if (finalized.kind === "refused") {
-    if (finalized.keyRejected) await markLinkCredentialInvalid(deps.db, purchase.linkId);
+    if (finalized.keyRejected) await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
     // Already captured by a concurrent caller (error 6), or it failed meanwhile: ask again.
     const again = await deps.steam.queryTxn(ref);
     if (again.kind === "ok") {
@@ -92,15 +107,26 @@ async function finalize(
   return { kind: "settled", state: (await readPurchaseState(deps.db, purchase.id)) ?? "AUTHORIZED" };
 }
 
-/** Applies a final step; when another caller ended the purchase first, answers what it became. */
+/**
+ * Applies a final step (an end only while the row is as `guard` says); when another caller
+ * ended the purchase first, answers what it became.
+ */
 async function apply(
   deps: ServiceDeps,
   purchase: PurchaseRecord,
   step: Exclude<SettlementStep, "wait" | "finalize">,
+  guard: EndGuard = "open",
 ): Promise<SettleResult> {
   const now = deps.now();
-  if (step === "credit") await creditPurchase(deps.db, purchase.id, now);
-  else await endPurchase(deps.db, purchase.id, step === "cancel" ? "CANCELLED" : "FAILED", now);
-  const state = await readPurchaseState(deps.db, purchase.id);
-  return { kind: "settled", state: state ?? purchase.state };
+  const moved =
+    step === "credit"
+      ? await creditPurchase(deps.db, purchase.id, now)
+      : await endPurchase(deps.db, purchase.id, step === "cancel" ? "CANCELLED" : "FAILED", now, guard);
+  const state = (await readPurchaseState(deps.db, purchase.id)) ?? purchase.state;
+  if (step === "credit" && !moved && state !== "CREDITED") {
+    // The platform captured the order but the purchase had ended without payment: the player
+    // was charged and nothing credited. Never expected; an operator must look (spec 3.1).
+    deps.logger.error({ purchaseId: purchase.id, state }, "captured order not credited: the purchase had ended");
+  }
+  return { kind: "settled", state };
 }
