@@ -47,4 +47,15 @@ describe("isForeignKeyViolation", () => {
     expect(isUniqueViolation(error)).toBe(true);
     expect(isForeignKeyViolation(error)).toBe(false);
   });
+
+  it("recognises a raw statement's unique violation", async () => {
+    const prisma = db.database.prisma;
+    const accountId = randomUUID();
+    await prisma.account.create({ data: { id: accountId, displayName: "a" } });
+    const error = await failure(
+      () => prisma.$executeRaw`INSERT INTO accounts (id, display_name) VALUES (${accountId}, 'a')`,
+    );
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(isForeignKeyViolation(error)).toBe(false);
+  });
 });
