@@ -31,9 +31,18 @@ export interface OpenOptions {
 
 /** Opens PostgreSQL through @prisma/adapter-pg, or an embedded PGlite database. */
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
-  return target.kind === "postgres"
-    ? openPostgres(target.url, target.poolSize, options.onIdleConnectionError ?? (() => {}))
-    : openPglite(target.dataDir);
+  const database =
+    target.kind === "postgres"
+      ? openPostgres(target.url, target.poolSize, options.onIdleConnectionError ?? (() => {}))
+      : await openPglite(target.dataDir);
+  // Closing twice is harmless (a shutdown path and a test teardown may both close).
+  let closed: Promise<void> | undefined;
+  const close = database.close;
+  database.close = () => {
+    closed ??= close();
+    return closed;
+  };
+  return database;
 }
 
 function openPostgres(url: string, poolSize: number | undefined, onIdleError: (error: Error) => void): Database {
