@@ -1,8 +1,5 @@
 import { createContextKey } from "@connectrpc/connect";
 
-/** The address the request's connection comes from (never a header), normalised. */
-export const kPeerAddress = createContextKey<string>("", { description: "peer address" });
-
 /** The request's id, also sent back as `x-request-id`. */
 export const kRequestId = createContextKey<string>("", { description: "request id" });
 

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { kClientAddress } from "../services/peer-address.js";
 import { createRestHandler, type RestHandlerOptions } from "../transcode/create-rest-handler.js";
 import { createImplementationDispatch } from "../transcode/implementation-dispatch.js";
-import { kPeerAddress, kRequestId, normalisePeerAddress } from "./context.js";
+import { kRequestId, normalisePeerAddress } from "./context.js";
 import type { Cors } from "./cors.js";
 import { createHealthRoutes } from "./health.js";
 import type { RequestHandler } from "./listener.js";
@@ -43,7 +43,6 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     // The connection's own address: a caller-written header never decides who is calling.
     const peer = normalisePeerAddress(req.socket?.remoteAddress);
     return createContextValues()
-      .set(kPeerAddress, peer)
       .set(kClientAddress, peer)
       .set(kRequestId, requestIds.get(req) ?? randomUUID());
   };

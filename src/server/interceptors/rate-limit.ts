@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { rateLimited } from "../../errors/status.js";
-import { kPeerAddress } from "../context.js";
+import { kClientAddress } from "../../services/peer-address.js";
 import { isPublicMethod } from "../public-methods.js";
 
 export interface RateLimitOptions {
@@ -34,7 +34,7 @@ const kAddressCounted = createContextKey(false, { description: "counted against 
 
 /**
  * Spec 8: public calls are limited per client address, the address the connection really comes
- * from (kPeerAddress, never X-Forwarded-For or any caller-written header), and begin also per
+ * from (kClientAddress, never X-Forwarded-For or any caller-written header), and begin also per
  * campaign key. A 429 (code 8) is answered before any work; as an interceptor it covers REST,
  * Connect, gRPC and gRPC-web alike. With Redis, a Redis outage falls back to memory counters
  * rather than refusing every player.
@@ -64,7 +64,7 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
   const countAddress = async (contextValues: ContextValues) => {
     if (contextValues.get(kAddressCounted)) return;
     contextValues.set(kAddressCounted, true);
-    await consume(byAddress, contextValues.get(kPeerAddress));
+    await consume(byAddress, contextValues.get(kClientAddress));
   };
   const interceptor: Interceptor = (next) => async (req) => {
     if (!isPublicMethod(req.method)) return next(req);

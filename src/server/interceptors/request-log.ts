@@ -1,8 +1,9 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { internal, unavailable } from "../../errors/status.js";
+import { kClientAddress } from "../../services/peer-address.js";
 import { isStoreUnavailable } from "../../store/store-unavailable.js";
-import { kPeerAddress, kRequestId } from "../context.js";
+import { kRequestId } from "../context.js";
 
 /**
  * Logs one line per call with its outcome, and turns anything that is not a ConnectError
@@ -17,7 +18,7 @@ export function createRequestLogInterceptor(logger: Logger): Interceptor {
       logger.child({
         requestId: req.contextValues.get(kRequestId),
         rpc: `${req.service.typeName}/${req.method.name}`,
-        peer: req.contextValues.get(kPeerAddress),
+        peer: req.contextValues.get(kClientAddress),
         ms: elapsed(started),
       });
     try {
