@@ -128,13 +128,13 @@ describe("POST /v1/public/purchases:begin", () => {
     const shop = await f.shop({ ...campaign, offer });
     const player = await f.player(shop);
     await f.sim.control.clearCalls();
-    const res = await f.begin({
-      campaignKey: shop.campaignKey,
-      offerId: shop.offerId,
-      authTicket: player.ticket,
-      requestId: "r1",
-    });
+    const res = await f.begin(
+      { campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket, requestId: "r1" },
+      // Spec 5.1: a credential on a public call is not read and changes nothing.
+      { authorization: "Bearer not-a-key" },
+    );
     expect(res.status).toBe(400);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.body).toEqual({
       code: 9,
       message: expect.any(String),
