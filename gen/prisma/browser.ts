@@ -68,6 +68,25 @@ export type Offer = Prisma.OfferModel
  */
 export type Purchase = Prisma.PurchaseModel
 /**
+ * Model PurchaseReversal
+ * A credited purchase whose order Steam later refunded or charged back (issue 15). One per
+ * purchase: `reversedNanos` is the credit taken back so far, so a report row seen again
+ * finds it already there and records nothing; a later, larger reversal (a partial refund
+ * becoming a full one) raises it, with a ledger entry for the difference.
+ */
+export type PurchaseReversal = Prisma.PurchaseReversalModel
+/**
+ * Model ReconciliationCursor
+ * Where reconciliation of one app of a link stands in Steam's report (reference 3.9): the next
+ * page starts at `reportTime`, and orders already applied at exactly that time are skipped.
+ */
+export type ReconciliationCursor = Prisma.ReconciliationCursorModel
+/**
+ * Model ReconciliationFinding
+ * 
+ */
+export type ReconciliationFinding = Prisma.ReconciliationFindingModel
+/**
  * Model PurchaseRequest
  * A begin with a requestId, remembered so a retry gets the same answer (spec 4.3 rule 3).
  */
@@ -112,3 +131,30 @@ export type TransferItem = Prisma.TransferItemModel
  * The operator's settings: one row, id 1.
  */
 export type OperatorSettings = Prisma.OperatorSettingsModel
+/**
+ * Model WebhookEndpoint
+ * Issue 16: where an account's webhook events are POSTed. The signing secret is sealed under the
+ * master key (secret-box.ts), since every delivery needs it; during a rotation's overlap the
+ * previous one still signs until `previousSecretExpireTime`.
+ */
+export type WebhookEndpoint = Prisma.WebhookEndpointModel
+/**
+ * Model WebhookEvent
+ * Issue 16, the transactional outbox: one row per event, written in the transaction of the
+ * change that caused it. `payload` is the envelope exactly as it is POSTed (and signed).
+ */
+export type WebhookEvent = Prisma.WebhookEventModel
+/**
+ * Model WebhookDelivery
+ * One event to one endpoint, fanned out with the event in the same transaction; the delivery
+ * job leases PENDING rows whose next attempt is due (FOR UPDATE SKIP LOCKED).
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
+ * Model AuditEvent
+ * Issue 16: one management or operator write, or one failed authentication (docs/audit-log.md).
+ * Append-only: the application inserts, and only the retention purge deletes (with
+ * `encore.audit_purge` set in its transaction); triggers refuse every UPDATE and any other
+ * DELETE. No foreign keys: the record outlives what it names.
+ */
+export type AuditEvent = Prisma.AuditEventModel

@@ -173,6 +173,17 @@ export type EnumLinkStateFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumLinkStateFilter<$PrismaModel> | $Enums.LinkState
 }
 
+export type DateTimeNullableFilter<$PrismaModel = never> = {
+  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
+  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedDateTimeNullableFilter<$PrismaModel> | Date | string | null
+}
+
 export type IntFilter<$PrismaModel = never> = {
   equals?: number | Prisma.IntFieldRefInput<$PrismaModel>
   in?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
@@ -212,6 +223,20 @@ export type EnumLinkStateWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedEnumLinkStateFilter<$PrismaModel>
 }
 
+export type DateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
+  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedDateTimeNullableWithAggregatesFilter<$PrismaModel> | Date | string | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
+}
+
 export type IntWithAggregatesFilter<$PrismaModel = never> = {
   equals?: number | Prisma.IntFieldRefInput<$PrismaModel>
   in?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
@@ -242,17 +267,6 @@ export type EnumCampaignStateFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumCampaignStateFilter<$PrismaModel> | $Enums.CampaignState
 }
 
-export type DateTimeNullableFilter<$PrismaModel = never> = {
-  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
-  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedDateTimeNullableFilter<$PrismaModel> | Date | string | null
-}
-
 export type EnumFundingVisibilityWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.FundingVisibility | Prisma.EnumFundingVisibilityFieldRefInput<$PrismaModel>
   in?: $Enums.FundingVisibility[] | Prisma.ListEnumFundingVisibilityFieldRefInput<$PrismaModel>
@@ -273,20 +287,6 @@ export type EnumCampaignStateWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedEnumCampaignStateFilter<$PrismaModel>
 }
 
-export type DateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
-  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedDateTimeNullableWithAggregatesFilter<$PrismaModel> | Date | string | null
-  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
-  _min?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
-  _max?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
-}
-
 export type EnumPurchaseStateFilter<$PrismaModel = never> = {
   equals?: $Enums.PurchaseState | Prisma.EnumPurchaseStateFieldRefInput<$PrismaModel>
   in?: $Enums.PurchaseState[] | Prisma.ListEnumPurchaseStateFieldRefInput<$PrismaModel>
@@ -302,6 +302,40 @@ export type EnumPurchaseStateWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
   _max?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
+}
+
+export type EnumReversalKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.ReversalKind | Prisma.EnumReversalKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumReversalKindFilter<$PrismaModel> | $Enums.ReversalKind
+}
+
+export type EnumReversalKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.ReversalKind | Prisma.EnumReversalKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumReversalKindWithAggregatesFilter<$PrismaModel> | $Enums.ReversalKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumReversalKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumReversalKindFilter<$PrismaModel>
+}
+
+export type EnumFindingKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.FindingKind | Prisma.EnumFindingKindFieldRefInput<$PrismaModel>
+  in?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumFindingKindFilter<$PrismaModel> | $Enums.FindingKind
+}
+
+export type EnumFindingKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.FindingKind | Prisma.EnumFindingKindFieldRefInput<$PrismaModel>
+  in?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumFindingKindWithAggregatesFilter<$PrismaModel> | $Enums.FindingKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumFindingKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumFindingKindFilter<$PrismaModel>
 }
 
 export type EnumResourceKindFilter<$PrismaModel = never> = {
@@ -421,6 +455,125 @@ export type EnumTransferItemStateWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumTransferItemStateFilter<$PrismaModel>
   _max?: Prisma.NestedEnumTransferItemStateFilter<$PrismaModel>
+}
+
+export type BytesNullableFilter<$PrismaModel = never> = {
+  equals?: runtime.Bytes | Prisma.BytesFieldRefInput<$PrismaModel> | null
+  in?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  notIn?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBytesNullableFilter<$PrismaModel> | runtime.Bytes | null
+}
+
+export type EnumWebhookEndpointStateFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookEndpointState | Prisma.EnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookEndpointStateFilter<$PrismaModel> | $Enums.WebhookEndpointState
+}
+
+export type BytesNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: runtime.Bytes | Prisma.BytesFieldRefInput<$PrismaModel> | null
+  in?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  notIn?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBytesNullableWithAggregatesFilter<$PrismaModel> | runtime.Bytes | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBytesNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBytesNullableFilter<$PrismaModel>
+}
+
+export type EnumWebhookEndpointStateWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookEndpointState | Prisma.EnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookEndpointStateWithAggregatesFilter<$PrismaModel> | $Enums.WebhookEndpointState
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumWebhookEndpointStateFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumWebhookEndpointStateFilter<$PrismaModel>
+}
+
+export type EnumWebhookDeliveryStateFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookDeliveryState | Prisma.EnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookDeliveryStateFilter<$PrismaModel> | $Enums.WebhookDeliveryState
+}
+
+export type EnumWebhookDeliveryStateWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookDeliveryState | Prisma.EnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookDeliveryStateWithAggregatesFilter<$PrismaModel> | $Enums.WebhookDeliveryState
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumWebhookDeliveryStateFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumWebhookDeliveryStateFilter<$PrismaModel>
+}
+
+export type EnumAuditActorTypeFilter<$PrismaModel = never> = {
+  equals?: $Enums.AuditActorType | Prisma.EnumAuditActorTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumAuditActorTypeFilter<$PrismaModel> | $Enums.AuditActorType
+}
+
+export type JsonFilter<$PrismaModel = never> =
+| Prisma.PatchUndefined<
+    Prisma.Either<Required<JsonFilterBase<$PrismaModel>>, Exclude<keyof Required<JsonFilterBase<$PrismaModel>>, 'path'>>,
+    Required<JsonFilterBase<$PrismaModel>>
+  >
+| Prisma.OptionalFlat<Omit<Required<JsonFilterBase<$PrismaModel>>, 'path'>>
+
+export type JsonFilterBase<$PrismaModel = never> = {
+  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  path?: string[]
+  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
+  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+}
+
+export type EnumAuditActorTypeWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.AuditActorType | Prisma.EnumAuditActorTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumAuditActorTypeWithAggregatesFilter<$PrismaModel> | $Enums.AuditActorType
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumAuditActorTypeFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumAuditActorTypeFilter<$PrismaModel>
+}
+
+export type JsonWithAggregatesFilter<$PrismaModel = never> =
+| Prisma.PatchUndefined<
+    Prisma.Either<Required<JsonWithAggregatesFilterBase<$PrismaModel>>, Exclude<keyof Required<JsonWithAggregatesFilterBase<$PrismaModel>>, 'path'>>,
+    Required<JsonWithAggregatesFilterBase<$PrismaModel>>
+  >
+| Prisma.OptionalFlat<Omit<Required<JsonWithAggregatesFilterBase<$PrismaModel>>, 'path'>>
+
+export type JsonWithAggregatesFilterBase<$PrismaModel = never> = {
+  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  path?: string[]
+  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
+  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedJsonFilter<$PrismaModel>
+  _max?: Prisma.NestedJsonFilter<$PrismaModel>
 }
 
 export type NestedStringFilter<$PrismaModel = never> = {
@@ -606,6 +759,17 @@ export type NestedEnumLinkStateFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumLinkStateFilter<$PrismaModel> | $Enums.LinkState
 }
 
+export type NestedDateTimeNullableFilter<$PrismaModel = never> = {
+  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
+  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedDateTimeNullableFilter<$PrismaModel> | Date | string | null
+}
+
 export type NestedBoolWithAggregatesFilter<$PrismaModel = never> = {
   equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
   not?: Prisma.NestedBoolWithAggregatesFilter<$PrismaModel> | boolean
@@ -632,6 +796,20 @@ export type NestedEnumLinkStateWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumLinkStateFilter<$PrismaModel>
   _max?: Prisma.NestedEnumLinkStateFilter<$PrismaModel>
+}
+
+export type NestedDateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
+  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedDateTimeNullableWithAggregatesFilter<$PrismaModel> | Date | string | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
 }
 
 export type NestedIntWithAggregatesFilter<$PrismaModel = never> = {
@@ -664,17 +842,6 @@ export type NestedEnumCampaignStateFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumCampaignStateFilter<$PrismaModel> | $Enums.CampaignState
 }
 
-export type NestedDateTimeNullableFilter<$PrismaModel = never> = {
-  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
-  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedDateTimeNullableFilter<$PrismaModel> | Date | string | null
-}
-
 export type NestedEnumFundingVisibilityWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.FundingVisibility | Prisma.EnumFundingVisibilityFieldRefInput<$PrismaModel>
   in?: $Enums.FundingVisibility[] | Prisma.ListEnumFundingVisibilityFieldRefInput<$PrismaModel>
@@ -695,20 +862,6 @@ export type NestedEnumCampaignStateWithAggregatesFilter<$PrismaModel = never> = 
   _max?: Prisma.NestedEnumCampaignStateFilter<$PrismaModel>
 }
 
-export type NestedDateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
-  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedDateTimeNullableWithAggregatesFilter<$PrismaModel> | Date | string | null
-  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
-  _min?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
-  _max?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
-}
-
 export type NestedEnumPurchaseStateFilter<$PrismaModel = never> = {
   equals?: $Enums.PurchaseState | Prisma.EnumPurchaseStateFieldRefInput<$PrismaModel>
   in?: $Enums.PurchaseState[] | Prisma.ListEnumPurchaseStateFieldRefInput<$PrismaModel>
@@ -724,6 +877,40 @@ export type NestedEnumPurchaseStateWithAggregatesFilter<$PrismaModel = never> = 
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
   _max?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
+}
+
+export type NestedEnumReversalKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.ReversalKind | Prisma.EnumReversalKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumReversalKindFilter<$PrismaModel> | $Enums.ReversalKind
+}
+
+export type NestedEnumReversalKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.ReversalKind | Prisma.EnumReversalKindFieldRefInput<$PrismaModel>
+  in?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.ReversalKind[] | Prisma.ListEnumReversalKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumReversalKindWithAggregatesFilter<$PrismaModel> | $Enums.ReversalKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumReversalKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumReversalKindFilter<$PrismaModel>
+}
+
+export type NestedEnumFindingKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.FindingKind | Prisma.EnumFindingKindFieldRefInput<$PrismaModel>
+  in?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumFindingKindFilter<$PrismaModel> | $Enums.FindingKind
+}
+
+export type NestedEnumFindingKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.FindingKind | Prisma.EnumFindingKindFieldRefInput<$PrismaModel>
+  in?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.FindingKind[] | Prisma.ListEnumFindingKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumFindingKindWithAggregatesFilter<$PrismaModel> | $Enums.FindingKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumFindingKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumFindingKindFilter<$PrismaModel>
 }
 
 export type NestedEnumResourceKindFilter<$PrismaModel = never> = {
@@ -843,6 +1030,98 @@ export type NestedEnumTransferItemStateWithAggregatesFilter<$PrismaModel = never
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumTransferItemStateFilter<$PrismaModel>
   _max?: Prisma.NestedEnumTransferItemStateFilter<$PrismaModel>
+}
+
+export type NestedBytesNullableFilter<$PrismaModel = never> = {
+  equals?: runtime.Bytes | Prisma.BytesFieldRefInput<$PrismaModel> | null
+  in?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  notIn?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBytesNullableFilter<$PrismaModel> | runtime.Bytes | null
+}
+
+export type NestedEnumWebhookEndpointStateFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookEndpointState | Prisma.EnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookEndpointStateFilter<$PrismaModel> | $Enums.WebhookEndpointState
+}
+
+export type NestedBytesNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: runtime.Bytes | Prisma.BytesFieldRefInput<$PrismaModel> | null
+  in?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  notIn?: runtime.Bytes[] | Prisma.ListBytesFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBytesNullableWithAggregatesFilter<$PrismaModel> | runtime.Bytes | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBytesNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBytesNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumWebhookEndpointStateWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookEndpointState | Prisma.EnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookEndpointState[] | Prisma.ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookEndpointStateWithAggregatesFilter<$PrismaModel> | $Enums.WebhookEndpointState
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumWebhookEndpointStateFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumWebhookEndpointStateFilter<$PrismaModel>
+}
+
+export type NestedEnumWebhookDeliveryStateFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookDeliveryState | Prisma.EnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookDeliveryStateFilter<$PrismaModel> | $Enums.WebhookDeliveryState
+}
+
+export type NestedEnumWebhookDeliveryStateWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.WebhookDeliveryState | Prisma.EnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.WebhookDeliveryState[] | Prisma.ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumWebhookDeliveryStateWithAggregatesFilter<$PrismaModel> | $Enums.WebhookDeliveryState
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumWebhookDeliveryStateFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumWebhookDeliveryStateFilter<$PrismaModel>
+}
+
+export type NestedEnumAuditActorTypeFilter<$PrismaModel = never> = {
+  equals?: $Enums.AuditActorType | Prisma.EnumAuditActorTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumAuditActorTypeFilter<$PrismaModel> | $Enums.AuditActorType
+}
+
+export type NestedEnumAuditActorTypeWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.AuditActorType | Prisma.EnumAuditActorTypeFieldRefInput<$PrismaModel>
+  in?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  notIn?: $Enums.AuditActorType[] | Prisma.ListEnumAuditActorTypeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumAuditActorTypeWithAggregatesFilter<$PrismaModel> | $Enums.AuditActorType
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumAuditActorTypeFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumAuditActorTypeFilter<$PrismaModel>
+}
+
+export type NestedJsonFilter<$PrismaModel = never> =
+| Prisma.PatchUndefined<
+    Prisma.Either<Required<NestedJsonFilterBase<$PrismaModel>>, Exclude<keyof Required<NestedJsonFilterBase<$PrismaModel>>, 'path'>>,
+    Required<NestedJsonFilterBase<$PrismaModel>>
+  >
+| Prisma.OptionalFlat<Omit<Required<NestedJsonFilterBase<$PrismaModel>>, 'path'>>
+
+export type NestedJsonFilterBase<$PrismaModel = never> = {
+  equals?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+  path?: string[]
+  mode?: Prisma.QueryMode | Prisma.EnumQueryModeFieldRefInput<$PrismaModel>
+  string_contains?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_starts_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  string_ends_with?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  array_starts_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_ends_with?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  array_contains?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | null
+  lt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  lte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
+  not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
 }
 
 

@@ -59,6 +59,25 @@ export const PurchaseState = {
 export type PurchaseState = (typeof PurchaseState)[keyof typeof PurchaseState]
 
 
+export const ReversalKind = {
+  REFUNDED: 'REFUNDED',
+  PARTIAL_REFUND: 'PARTIAL_REFUND',
+  CHARGEDBACK: 'CHARGEDBACK',
+  REFUNDED_SUSPECTED_FRAUD: 'REFUNDED_SUSPECTED_FRAUD',
+  REFUNDED_FRIENDLY_FRAUD: 'REFUNDED_FRIENDLY_FRAUD'
+} as const
+
+export type ReversalKind = (typeof ReversalKind)[keyof typeof ReversalKind]
+
+
+export const FindingKind = {
+  CREDITED_FROM_REPORT: 'CREDITED_FROM_REPORT',
+  SETTLED_NOT_CREDITED: 'SETTLED_NOT_CREDITED'
+} as const
+
+export type FindingKind = (typeof FindingKind)[keyof typeof FindingKind]
+
+
 export const ResourceKind = {
   SERVER: 'SERVER',
   DISK: 'DISK',
@@ -79,7 +98,8 @@ export type ResourceState = (typeof ResourceState)[keyof typeof ResourceState]
 export const LedgerType = {
   PLAYER_TOP_UP: 'PLAYER_TOP_UP',
   DEVELOPER_TOP_UP: 'DEVELOPER_TOP_UP',
-  USAGE: 'USAGE'
+  USAGE: 'USAGE',
+  REVERSAL: 'REVERSAL'
 } as const
 
 export type LedgerType = (typeof LedgerType)[keyof typeof LedgerType]
@@ -121,3 +141,30 @@ export const TransferItemState = {
 } as const
 
 export type TransferItemState = (typeof TransferItemState)[keyof typeof TransferItemState]
+
+
+export const WebhookEndpointState = {
+  ACTIVE: 'ACTIVE',
+  DISABLED: 'DISABLED'
+} as const
+
+export type WebhookEndpointState = (typeof WebhookEndpointState)[keyof typeof WebhookEndpointState]
+
+
+export const WebhookDeliveryState = {
+  PENDING: 'PENDING',
+  SUCCEEDED: 'SUCCEEDED',
+  FAILED: 'FAILED'
+} as const
+
+export type WebhookDeliveryState = (typeof WebhookDeliveryState)[keyof typeof WebhookDeliveryState]
+
+
+export const AuditActorType = {
+  API_KEY: 'API_KEY',
+  SESSION: 'SESSION',
+  OPERATOR: 'OPERATOR',
+  NONE: 'NONE'
+} as const
+
+export type AuditActorType = (typeof AuditActorType)[keyof typeof AuditActorType]

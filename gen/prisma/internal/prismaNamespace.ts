@@ -407,6 +407,9 @@ export const ModelName = {
   Campaign: 'Campaign',
   Offer: 'Offer',
   Purchase: 'Purchase',
+  PurchaseReversal: 'PurchaseReversal',
+  ReconciliationCursor: 'ReconciliationCursor',
+  ReconciliationFinding: 'ReconciliationFinding',
   PurchaseRequest: 'PurchaseRequest',
   Project: 'Project',
   Resource: 'Resource',
@@ -415,7 +418,11 @@ export const ModelName = {
   CheckoutSession: 'CheckoutSession',
   Transfer: 'Transfer',
   TransferItem: 'TransferItem',
-  OperatorSettings: 'OperatorSettings'
+  OperatorSettings: 'OperatorSettings',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookEvent: 'WebhookEvent',
+  WebhookDelivery: 'WebhookDelivery',
+  AuditEvent: 'AuditEvent'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -431,7 +438,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "account" | "apiKey" | "member" | "session" | "game" | "distributorLink" | "settlement" | "campaign" | "offer" | "purchase" | "purchaseRequest" | "project" | "resource" | "region" | "ledgerEntry" | "checkoutSession" | "transfer" | "transferItem" | "operatorSettings"
+    modelProps: "account" | "apiKey" | "member" | "session" | "game" | "distributorLink" | "settlement" | "campaign" | "offer" | "purchase" | "purchaseReversal" | "reconciliationCursor" | "reconciliationFinding" | "purchaseRequest" | "project" | "resource" | "region" | "ledgerEntry" | "checkoutSession" | "transfer" | "transferItem" | "operatorSettings" | "webhookEndpoint" | "webhookEvent" | "webhookDelivery" | "auditEvent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1175,6 +1182,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    PurchaseReversal: {
+      payload: Prisma.$PurchaseReversalPayload<ExtArgs>
+      fields: Prisma.PurchaseReversalFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PurchaseReversalFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PurchaseReversalFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>
+        }
+        findFirst: {
+          args: Prisma.PurchaseReversalFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PurchaseReversalFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>
+        }
+        findMany: {
+          args: Prisma.PurchaseReversalFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>[]
+        }
+        create: {
+          args: Prisma.PurchaseReversalCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>
+        }
+        createMany: {
+          args: Prisma.PurchaseReversalCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PurchaseReversalCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>[]
+        }
+        delete: {
+          args: Prisma.PurchaseReversalDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>
+        }
+        update: {
+          args: Prisma.PurchaseReversalUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>
+        }
+        deleteMany: {
+          args: Prisma.PurchaseReversalDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PurchaseReversalUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PurchaseReversalUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>[]
+        }
+        upsert: {
+          args: Prisma.PurchaseReversalUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PurchaseReversalPayload>
+        }
+        aggregate: {
+          args: Prisma.PurchaseReversalAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePurchaseReversal>
+        }
+        groupBy: {
+          args: Prisma.PurchaseReversalGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PurchaseReversalGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PurchaseReversalCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PurchaseReversalCountAggregateOutputType> | number
+        }
+      }
+    }
+    ReconciliationCursor: {
+      payload: Prisma.$ReconciliationCursorPayload<ExtArgs>
+      fields: Prisma.ReconciliationCursorFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ReconciliationCursorFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ReconciliationCursorFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>
+        }
+        findFirst: {
+          args: Prisma.ReconciliationCursorFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ReconciliationCursorFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>
+        }
+        findMany: {
+          args: Prisma.ReconciliationCursorFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>[]
+        }
+        create: {
+          args: Prisma.ReconciliationCursorCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>
+        }
+        createMany: {
+          args: Prisma.ReconciliationCursorCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ReconciliationCursorCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>[]
+        }
+        delete: {
+          args: Prisma.ReconciliationCursorDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>
+        }
+        update: {
+          args: Prisma.ReconciliationCursorUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>
+        }
+        deleteMany: {
+          args: Prisma.ReconciliationCursorDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ReconciliationCursorUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ReconciliationCursorUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>[]
+        }
+        upsert: {
+          args: Prisma.ReconciliationCursorUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationCursorPayload>
+        }
+        aggregate: {
+          args: Prisma.ReconciliationCursorAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateReconciliationCursor>
+        }
+        groupBy: {
+          args: Prisma.ReconciliationCursorGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReconciliationCursorGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ReconciliationCursorCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReconciliationCursorCountAggregateOutputType> | number
+        }
+      }
+    }
+    ReconciliationFinding: {
+      payload: Prisma.$ReconciliationFindingPayload<ExtArgs>
+      fields: Prisma.ReconciliationFindingFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ReconciliationFindingFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ReconciliationFindingFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>
+        }
+        findFirst: {
+          args: Prisma.ReconciliationFindingFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ReconciliationFindingFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>
+        }
+        findMany: {
+          args: Prisma.ReconciliationFindingFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>[]
+        }
+        create: {
+          args: Prisma.ReconciliationFindingCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>
+        }
+        createMany: {
+          args: Prisma.ReconciliationFindingCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ReconciliationFindingCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>[]
+        }
+        delete: {
+          args: Prisma.ReconciliationFindingDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>
+        }
+        update: {
+          args: Prisma.ReconciliationFindingUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>
+        }
+        deleteMany: {
+          args: Prisma.ReconciliationFindingDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ReconciliationFindingUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ReconciliationFindingUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>[]
+        }
+        upsert: {
+          args: Prisma.ReconciliationFindingUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReconciliationFindingPayload>
+        }
+        aggregate: {
+          args: Prisma.ReconciliationFindingAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateReconciliationFinding>
+        }
+        groupBy: {
+          args: Prisma.ReconciliationFindingGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReconciliationFindingGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ReconciliationFindingCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReconciliationFindingCountAggregateOutputType> | number
+        }
+      }
+    }
     PurchaseRequest: {
       payload: Prisma.$PurchaseRequestPayload<ExtArgs>
       fields: Prisma.PurchaseRequestFieldRefs
@@ -1841,6 +2070,302 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    WebhookEndpoint: {
+      payload: Prisma.$WebhookEndpointPayload<ExtArgs>
+      fields: Prisma.WebhookEndpointFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookEndpointFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookEndpointFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookEndpointFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookEndpointFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookEndpointFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookEndpointCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookEndpointCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookEndpointCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookEndpointDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        update: {
+          args: Prisma.WebhookEndpointUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookEndpointDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookEndpointUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookEndpointUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookEndpointUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookEndpointAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookEndpoint>
+        }
+        groupBy: {
+          args: Prisma.WebhookEndpointGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEndpointGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookEndpointCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEndpointCountAggregateOutputType> | number
+        }
+      }
+    }
+    WebhookEvent: {
+      payload: Prisma.$WebhookEventPayload<ExtArgs>
+      fields: Prisma.WebhookEventFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookEventFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookEventFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookEventFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookEventFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookEventFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookEventCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookEventCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookEventCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookEventDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>
+        }
+        update: {
+          args: Prisma.WebhookEventUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookEventDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookEventUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookEventUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookEventUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEventPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookEventAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookEvent>
+        }
+        groupBy: {
+          args: Prisma.WebhookEventGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEventGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookEventCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    WebhookDelivery: {
+      payload: Prisma.$WebhookDeliveryPayload<ExtArgs>
+      fields: Prisma.WebhookDeliveryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookDeliveryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookDeliveryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookDeliveryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookDeliveryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookDeliveryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookDeliveryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookDeliveryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookDeliveryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookDeliveryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        update: {
+          args: Prisma.WebhookDeliveryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookDeliveryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookDeliveryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookDeliveryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookDeliveryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookDeliveryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookDelivery>
+        }
+        groupBy: {
+          args: Prisma.WebhookDeliveryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookDeliveryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryCountAggregateOutputType> | number
+        }
+      }
+    }
+    AuditEvent: {
+      payload: Prisma.$AuditEventPayload<ExtArgs>
+      fields: Prisma.AuditEventFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AuditEventFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AuditEventFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>
+        }
+        findFirst: {
+          args: Prisma.AuditEventFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AuditEventFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>
+        }
+        findMany: {
+          args: Prisma.AuditEventFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>[]
+        }
+        create: {
+          args: Prisma.AuditEventCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>
+        }
+        createMany: {
+          args: Prisma.AuditEventCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AuditEventCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>[]
+        }
+        delete: {
+          args: Prisma.AuditEventDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>
+        }
+        update: {
+          args: Prisma.AuditEventUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>
+        }
+        deleteMany: {
+          args: Prisma.AuditEventDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AuditEventUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AuditEventUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>[]
+        }
+        upsert: {
+          args: Prisma.AuditEventUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEventPayload>
+        }
+        aggregate: {
+          args: Prisma.AuditEventAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAuditEvent>
+        }
+        groupBy: {
+          args: Prisma.AuditEventGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditEventGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AuditEventCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditEventCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1947,6 +2472,10 @@ export const DistributorLinkScalarFieldEnum = {
   outstandingNanos: 'outstandingNanos',
   reservedNanos: 'reservedNanos',
   outstandingLimitNanos: 'outstandingLimitNanos',
+  issuedNanos: 'issuedNanos',
+  reversedNanos: 'reversedNanos',
+  reconcileLeaseUntil: 'reconcileLeaseUntil',
+  reconcileTime: 'reconcileTime',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -1987,6 +2516,8 @@ export const CampaignScalarFieldEnum = {
   verifyLeaseUntil: 'verifyLeaseUntil',
   projectId: 'projectId',
   readyTime: 'readyTime',
+  runwayAlertDays: 'runwayAlertDays',
+  runwayLow: 'runwayLow',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -2029,12 +2560,50 @@ export const PurchaseScalarFieldEnum = {
   sandbox: 'sandbox',
   language: 'language',
   leaseUntil: 'leaseUntil',
+  finalizeUntil: 'finalizeUntil',
   createTime: 'createTime',
   updateTime: 'updateTime',
   creditTime: 'creditTime'
 } as const
 
 export type PurchaseScalarFieldEnum = (typeof PurchaseScalarFieldEnum)[keyof typeof PurchaseScalarFieldEnum]
+
+
+export const PurchaseReversalScalarFieldEnum = {
+  purchaseId: 'purchaseId',
+  linkId: 'linkId',
+  kind: 'kind',
+  reversedNanos: 'reversedNanos',
+  platformTime: 'platformTime',
+  seenTime: 'seenTime',
+  updateTime: 'updateTime'
+} as const
+
+export type PurchaseReversalScalarFieldEnum = (typeof PurchaseReversalScalarFieldEnum)[keyof typeof PurchaseReversalScalarFieldEnum]
+
+
+export const ReconciliationCursorScalarFieldEnum = {
+  linkId: 'linkId',
+  appId: 'appId',
+  reportTime: 'reportTime',
+  seenOrderIds: 'seenOrderIds',
+  maxResults: 'maxResults',
+  updateTime: 'updateTime'
+} as const
+
+export type ReconciliationCursorScalarFieldEnum = (typeof ReconciliationCursorScalarFieldEnum)[keyof typeof ReconciliationCursorScalarFieldEnum]
+
+
+export const ReconciliationFindingScalarFieldEnum = {
+  purchaseId: 'purchaseId',
+  kind: 'kind',
+  linkId: 'linkId',
+  reportStatus: 'reportStatus',
+  detail: 'detail',
+  createTime: 'createTime'
+} as const
+
+export type ReconciliationFindingScalarFieldEnum = (typeof ReconciliationFindingScalarFieldEnum)[keyof typeof ReconciliationFindingScalarFieldEnum]
 
 
 export const PurchaseRequestScalarFieldEnum = {
@@ -2096,6 +2665,7 @@ export const LedgerEntryScalarFieldEnum = {
   purchaseId: 'purchaseId',
   checkoutSessionId: 'checkoutSessionId',
   resourceId: 'resourceId',
+  reversalId: 'reversalId',
   createTime: 'createTime'
 } as const
 
@@ -2154,12 +2724,89 @@ export const OperatorSettingsScalarFieldEnum = {
 export type OperatorSettingsScalarFieldEnum = (typeof OperatorSettingsScalarFieldEnum)[keyof typeof OperatorSettingsScalarFieldEnum]
 
 
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  url: 'url',
+  description: 'description',
+  eventTypes: 'eventTypes',
+  secretEncrypted: 'secretEncrypted',
+  previousSecretEncrypted: 'previousSecretEncrypted',
+  previousSecretExpireTime: 'previousSecretExpireTime',
+  state: 'state',
+  disabledReason: 'disabledReason',
+  disableTime: 'disableTime',
+  failingSince: 'failingSince',
+  version: 'version',
+  createTime: 'createTime',
+  updateTime: 'updateTime'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookEventScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  type: 'type',
+  payload: 'payload',
+  createTime: 'createTime'
+} as const
+
+export type WebhookEventScalarFieldEnum = (typeof WebhookEventScalarFieldEnum)[keyof typeof WebhookEventScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  eventId: 'eventId',
+  endpointId: 'endpointId',
+  state: 'state',
+  attemptCount: 'attemptCount',
+  nextAttemptTime: 'nextAttemptTime',
+  leaseUntil: 'leaseUntil',
+  lastAttemptTime: 'lastAttemptTime',
+  lastStatusCode: 'lastStatusCode',
+  lastLatencyMs: 'lastLatencyMs',
+  lastError: 'lastError',
+  responseExcerpt: 'responseExcerpt',
+  createTime: 'createTime'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const AuditEventScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  actorType: 'actorType',
+  actor: 'actor',
+  sessionId: 'sessionId',
+  method: 'method',
+  resource: 'resource',
+  changedFields: 'changedFields',
+  request: 'request',
+  address: 'address',
+  requestId: 'requestId',
+  code: 'code',
+  createTime: 'createTime'
+} as const
+
+export type AuditEventScalarFieldEnum = (typeof AuditEventScalarFieldEnum)[keyof typeof AuditEventScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
 } as const
 
 export type SortOrder = (typeof SortOrder)[keyof typeof SortOrder]
+
+
+export const JsonNullValueInput = {
+  JsonNull: JsonNull
+} as const
+
+export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
 
 
 export const QueryMode = {
@@ -2176,6 +2823,15 @@ export const NullsOrder = {
 } as const
 
 export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
+
+
+export const JsonNullValueFilter = {
+  DbNull: DbNull,
+  JsonNull: JsonNull,
+  AnyNull: AnyNull
+} as const
+
+export type JsonNullValueFilter = (typeof JsonNullValueFilter)[keyof typeof JsonNullValueFilter]
 
 
 
@@ -2332,6 +2988,34 @@ export type ListEnumPurchaseStateFieldRefInput<$PrismaModel> = FieldRefInputType
 
 
 /**
+ * Reference to a field of type 'ReversalKind'
+ */
+export type EnumReversalKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'ReversalKind'>
+    
+
+
+/**
+ * Reference to a field of type 'ReversalKind[]'
+ */
+export type ListEnumReversalKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'ReversalKind[]'>
+    
+
+
+/**
+ * Reference to a field of type 'FindingKind'
+ */
+export type EnumFindingKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'FindingKind'>
+    
+
+
+/**
+ * Reference to a field of type 'FindingKind[]'
+ */
+export type ListEnumFindingKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'FindingKind[]'>
+    
+
+
+/**
  * Reference to a field of type 'ResourceKind'
  */
 export type EnumResourceKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'ResourceKind'>
@@ -2426,6 +3110,62 @@ export type EnumTransferItemStateFieldRefInput<$PrismaModel> = FieldRefInputType
  * Reference to a field of type 'TransferItemState[]'
  */
 export type ListEnumTransferItemStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TransferItemState[]'>
+    
+
+
+/**
+ * Reference to a field of type 'WebhookEndpointState'
+ */
+export type EnumWebhookEndpointStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'WebhookEndpointState'>
+    
+
+
+/**
+ * Reference to a field of type 'WebhookEndpointState[]'
+ */
+export type ListEnumWebhookEndpointStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'WebhookEndpointState[]'>
+    
+
+
+/**
+ * Reference to a field of type 'WebhookDeliveryState'
+ */
+export type EnumWebhookDeliveryStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'WebhookDeliveryState'>
+    
+
+
+/**
+ * Reference to a field of type 'WebhookDeliveryState[]'
+ */
+export type ListEnumWebhookDeliveryStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'WebhookDeliveryState[]'>
+    
+
+
+/**
+ * Reference to a field of type 'AuditActorType'
+ */
+export type EnumAuditActorTypeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'AuditActorType'>
+    
+
+
+/**
+ * Reference to a field of type 'AuditActorType[]'
+ */
+export type ListEnumAuditActorTypeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'AuditActorType[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Json'
+ */
+export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
+    
+
+
+/**
+ * Reference to a field of type 'QueryMode'
+ */
+export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
     
 
 
@@ -2603,6 +3343,9 @@ export type GlobalOmitConfig = {
   campaign?: Prisma.CampaignOmit
   offer?: Prisma.OfferOmit
   purchase?: Prisma.PurchaseOmit
+  purchaseReversal?: Prisma.PurchaseReversalOmit
+  reconciliationCursor?: Prisma.ReconciliationCursorOmit
+  reconciliationFinding?: Prisma.ReconciliationFindingOmit
   purchaseRequest?: Prisma.PurchaseRequestOmit
   project?: Prisma.ProjectOmit
   resource?: Prisma.ResourceOmit
@@ -2612,6 +3355,10 @@ export type GlobalOmitConfig = {
   transfer?: Prisma.TransferOmit
   transferItem?: Prisma.TransferItemOmit
   operatorSettings?: Prisma.OperatorSettingsOmit
+  webhookEndpoint?: Prisma.WebhookEndpointOmit
+  webhookEvent?: Prisma.WebhookEventOmit
+  webhookDelivery?: Prisma.WebhookDeliveryOmit
+  auditEvent?: Prisma.AuditEventOmit
 }
 
 /* Types for Logging */

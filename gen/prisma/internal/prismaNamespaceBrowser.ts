@@ -61,6 +61,9 @@ export const ModelName = {
   Campaign: 'Campaign',
   Offer: 'Offer',
   Purchase: 'Purchase',
+  PurchaseReversal: 'PurchaseReversal',
+  ReconciliationCursor: 'ReconciliationCursor',
+  ReconciliationFinding: 'ReconciliationFinding',
   PurchaseRequest: 'PurchaseRequest',
   Project: 'Project',
   Resource: 'Resource',
@@ -69,7 +72,11 @@ export const ModelName = {
   CheckoutSession: 'CheckoutSession',
   Transfer: 'Transfer',
   TransferItem: 'TransferItem',
-  OperatorSettings: 'OperatorSettings'
+  OperatorSettings: 'OperatorSettings',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookEvent: 'WebhookEvent',
+  WebhookDelivery: 'WebhookDelivery',
+  AuditEvent: 'AuditEvent'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -155,6 +162,10 @@ export const DistributorLinkScalarFieldEnum = {
   outstandingNanos: 'outstandingNanos',
   reservedNanos: 'reservedNanos',
   outstandingLimitNanos: 'outstandingLimitNanos',
+  issuedNanos: 'issuedNanos',
+  reversedNanos: 'reversedNanos',
+  reconcileLeaseUntil: 'reconcileLeaseUntil',
+  reconcileTime: 'reconcileTime',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -195,6 +206,8 @@ export const CampaignScalarFieldEnum = {
   verifyLeaseUntil: 'verifyLeaseUntil',
   projectId: 'projectId',
   readyTime: 'readyTime',
+  runwayAlertDays: 'runwayAlertDays',
+  runwayLow: 'runwayLow',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -237,12 +250,50 @@ export const PurchaseScalarFieldEnum = {
   sandbox: 'sandbox',
   language: 'language',
   leaseUntil: 'leaseUntil',
+  finalizeUntil: 'finalizeUntil',
   createTime: 'createTime',
   updateTime: 'updateTime',
   creditTime: 'creditTime'
 } as const
 
 export type PurchaseScalarFieldEnum = (typeof PurchaseScalarFieldEnum)[keyof typeof PurchaseScalarFieldEnum]
+
+
+export const PurchaseReversalScalarFieldEnum = {
+  purchaseId: 'purchaseId',
+  linkId: 'linkId',
+  kind: 'kind',
+  reversedNanos: 'reversedNanos',
+  platformTime: 'platformTime',
+  seenTime: 'seenTime',
+  updateTime: 'updateTime'
+} as const
+
+export type PurchaseReversalScalarFieldEnum = (typeof PurchaseReversalScalarFieldEnum)[keyof typeof PurchaseReversalScalarFieldEnum]
+
+
+export const ReconciliationCursorScalarFieldEnum = {
+  linkId: 'linkId',
+  appId: 'appId',
+  reportTime: 'reportTime',
+  seenOrderIds: 'seenOrderIds',
+  maxResults: 'maxResults',
+  updateTime: 'updateTime'
+} as const
+
+export type ReconciliationCursorScalarFieldEnum = (typeof ReconciliationCursorScalarFieldEnum)[keyof typeof ReconciliationCursorScalarFieldEnum]
+
+
+export const ReconciliationFindingScalarFieldEnum = {
+  purchaseId: 'purchaseId',
+  kind: 'kind',
+  linkId: 'linkId',
+  reportStatus: 'reportStatus',
+  detail: 'detail',
+  createTime: 'createTime'
+} as const
+
+export type ReconciliationFindingScalarFieldEnum = (typeof ReconciliationFindingScalarFieldEnum)[keyof typeof ReconciliationFindingScalarFieldEnum]
 
 
 export const PurchaseRequestScalarFieldEnum = {
@@ -304,6 +355,7 @@ export const LedgerEntryScalarFieldEnum = {
   purchaseId: 'purchaseId',
   checkoutSessionId: 'checkoutSessionId',
   resourceId: 'resourceId',
+  reversalId: 'reversalId',
   createTime: 'createTime'
 } as const
 
@@ -362,12 +414,89 @@ export const OperatorSettingsScalarFieldEnum = {
 export type OperatorSettingsScalarFieldEnum = (typeof OperatorSettingsScalarFieldEnum)[keyof typeof OperatorSettingsScalarFieldEnum]
 
 
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  url: 'url',
+  description: 'description',
+  eventTypes: 'eventTypes',
+  secretEncrypted: 'secretEncrypted',
+  previousSecretEncrypted: 'previousSecretEncrypted',
+  previousSecretExpireTime: 'previousSecretExpireTime',
+  state: 'state',
+  disabledReason: 'disabledReason',
+  disableTime: 'disableTime',
+  failingSince: 'failingSince',
+  version: 'version',
+  createTime: 'createTime',
+  updateTime: 'updateTime'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookEventScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  type: 'type',
+  payload: 'payload',
+  createTime: 'createTime'
+} as const
+
+export type WebhookEventScalarFieldEnum = (typeof WebhookEventScalarFieldEnum)[keyof typeof WebhookEventScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  eventId: 'eventId',
+  endpointId: 'endpointId',
+  state: 'state',
+  attemptCount: 'attemptCount',
+  nextAttemptTime: 'nextAttemptTime',
+  leaseUntil: 'leaseUntil',
+  lastAttemptTime: 'lastAttemptTime',
+  lastStatusCode: 'lastStatusCode',
+  lastLatencyMs: 'lastLatencyMs',
+  lastError: 'lastError',
+  responseExcerpt: 'responseExcerpt',
+  createTime: 'createTime'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const AuditEventScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  actorType: 'actorType',
+  actor: 'actor',
+  sessionId: 'sessionId',
+  method: 'method',
+  resource: 'resource',
+  changedFields: 'changedFields',
+  request: 'request',
+  address: 'address',
+  requestId: 'requestId',
+  code: 'code',
+  createTime: 'createTime'
+} as const
+
+export type AuditEventScalarFieldEnum = (typeof AuditEventScalarFieldEnum)[keyof typeof AuditEventScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
 } as const
 
 export type SortOrder = (typeof SortOrder)[keyof typeof SortOrder]
+
+
+export const JsonNullValueInput = {
+  JsonNull: JsonNull
+} as const
+
+export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
 
 
 export const QueryMode = {
@@ -384,4 +513,13 @@ export const NullsOrder = {
 } as const
 
 export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
+
+
+export const JsonNullValueFilter = {
+  DbNull: DbNull,
+  JsonNull: JsonNull,
+  AnyNull: AnyNull
+} as const
+
+export type JsonNullValueFilter = (typeof JsonNullValueFilter)[keyof typeof JsonNullValueFilter]
 

@@ -223,6 +223,8 @@ export type AccountWhereInput = {
   campaigns?: Prisma.CampaignListRelationFilter
   projects?: Prisma.ProjectListRelationFilter
   checkoutSessions?: Prisma.CheckoutSessionListRelationFilter
+  webhookEndpoints?: Prisma.WebhookEndpointListRelationFilter
+  webhookEvents?: Prisma.WebhookEventListRelationFilter
 }
 
 export type AccountOrderByWithRelationInput = {
@@ -238,6 +240,8 @@ export type AccountOrderByWithRelationInput = {
   campaigns?: Prisma.CampaignOrderByRelationAggregateInput
   projects?: Prisma.ProjectOrderByRelationAggregateInput
   checkoutSessions?: Prisma.CheckoutSessionOrderByRelationAggregateInput
+  webhookEndpoints?: Prisma.WebhookEndpointOrderByRelationAggregateInput
+  webhookEvents?: Prisma.WebhookEventOrderByRelationAggregateInput
 }
 
 export type AccountWhereUniqueInput = Prisma.AtLeast<{
@@ -256,6 +260,8 @@ export type AccountWhereUniqueInput = Prisma.AtLeast<{
   campaigns?: Prisma.CampaignListRelationFilter
   projects?: Prisma.ProjectListRelationFilter
   checkoutSessions?: Prisma.CheckoutSessionListRelationFilter
+  webhookEndpoints?: Prisma.WebhookEndpointListRelationFilter
+  webhookEvents?: Prisma.WebhookEventListRelationFilter
 }, "id" | "requestId">
 
 export type AccountOrderByWithAggregationInput = {
@@ -295,6 +301,8 @@ export type AccountCreateInput = {
   campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateInput = {
@@ -310,6 +318,8 @@ export type AccountUncheckedCreateInput = {
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUpdateInput = {
@@ -325,6 +335,8 @@ export type AccountUpdateInput = {
   campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateInput = {
@@ -340,6 +352,8 @@ export type AccountUncheckedUpdateInput = {
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountCreateManyInput = {
@@ -521,6 +535,34 @@ export type AccountUpdateOneRequiredWithoutCheckoutSessionsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.AccountUpdateToOneWithWhereWithoutCheckoutSessionsInput, Prisma.AccountUpdateWithoutCheckoutSessionsInput>, Prisma.AccountUncheckedUpdateWithoutCheckoutSessionsInput>
 }
 
+export type AccountCreateNestedOneWithoutWebhookEndpointsInput = {
+  create?: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEndpointsInput, Prisma.AccountUncheckedCreateWithoutWebhookEndpointsInput>
+  connectOrCreate?: Prisma.AccountCreateOrConnectWithoutWebhookEndpointsInput
+  connect?: Prisma.AccountWhereUniqueInput
+}
+
+export type AccountUpdateOneRequiredWithoutWebhookEndpointsNestedInput = {
+  create?: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEndpointsInput, Prisma.AccountUncheckedCreateWithoutWebhookEndpointsInput>
+  connectOrCreate?: Prisma.AccountCreateOrConnectWithoutWebhookEndpointsInput
+  upsert?: Prisma.AccountUpsertWithoutWebhookEndpointsInput
+  connect?: Prisma.AccountWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.AccountUpdateToOneWithWhereWithoutWebhookEndpointsInput, Prisma.AccountUpdateWithoutWebhookEndpointsInput>, Prisma.AccountUncheckedUpdateWithoutWebhookEndpointsInput>
+}
+
+export type AccountCreateNestedOneWithoutWebhookEventsInput = {
+  create?: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEventsInput, Prisma.AccountUncheckedCreateWithoutWebhookEventsInput>
+  connectOrCreate?: Prisma.AccountCreateOrConnectWithoutWebhookEventsInput
+  connect?: Prisma.AccountWhereUniqueInput
+}
+
+export type AccountUpdateOneRequiredWithoutWebhookEventsNestedInput = {
+  create?: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEventsInput, Prisma.AccountUncheckedCreateWithoutWebhookEventsInput>
+  connectOrCreate?: Prisma.AccountCreateOrConnectWithoutWebhookEventsInput
+  upsert?: Prisma.AccountUpsertWithoutWebhookEventsInput
+  connect?: Prisma.AccountWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.AccountUpdateToOneWithWhereWithoutWebhookEventsInput, Prisma.AccountUpdateWithoutWebhookEventsInput>, Prisma.AccountUncheckedUpdateWithoutWebhookEventsInput>
+}
+
 export type AccountCreateWithoutApiKeysInput = {
   id: string
   displayName: string
@@ -533,6 +575,8 @@ export type AccountCreateWithoutApiKeysInput = {
   campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateWithoutApiKeysInput = {
@@ -547,6 +591,8 @@ export type AccountUncheckedCreateWithoutApiKeysInput = {
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountCreateOrConnectWithoutApiKeysInput = {
@@ -577,6 +623,8 @@ export type AccountUpdateWithoutApiKeysInput = {
   campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateWithoutApiKeysInput = {
@@ -591,6 +639,8 @@ export type AccountUncheckedUpdateWithoutApiKeysInput = {
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountCreateWithoutMembersInput = {
@@ -605,6 +655,8 @@ export type AccountCreateWithoutMembersInput = {
   campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateWithoutMembersInput = {
@@ -619,6 +671,8 @@ export type AccountUncheckedCreateWithoutMembersInput = {
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountCreateOrConnectWithoutMembersInput = {
@@ -649,6 +703,8 @@ export type AccountUpdateWithoutMembersInput = {
   campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateWithoutMembersInput = {
@@ -663,6 +719,8 @@ export type AccountUncheckedUpdateWithoutMembersInput = {
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountCreateWithoutGamesInput = {
@@ -677,6 +735,8 @@ export type AccountCreateWithoutGamesInput = {
   campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateWithoutGamesInput = {
@@ -691,6 +751,8 @@ export type AccountUncheckedCreateWithoutGamesInput = {
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountCreateOrConnectWithoutGamesInput = {
@@ -721,6 +783,8 @@ export type AccountUpdateWithoutGamesInput = {
   campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateWithoutGamesInput = {
@@ -735,6 +799,8 @@ export type AccountUncheckedUpdateWithoutGamesInput = {
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountCreateWithoutDistributorLinksInput = {
@@ -749,6 +815,8 @@ export type AccountCreateWithoutDistributorLinksInput = {
   campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateWithoutDistributorLinksInput = {
@@ -763,6 +831,8 @@ export type AccountUncheckedCreateWithoutDistributorLinksInput = {
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountCreateOrConnectWithoutDistributorLinksInput = {
@@ -793,6 +863,8 @@ export type AccountUpdateWithoutDistributorLinksInput = {
   campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateWithoutDistributorLinksInput = {
@@ -807,6 +879,8 @@ export type AccountUncheckedUpdateWithoutDistributorLinksInput = {
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountCreateWithoutCampaignsInput = {
@@ -821,6 +895,8 @@ export type AccountCreateWithoutCampaignsInput = {
   distributorLinks?: Prisma.DistributorLinkCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateWithoutCampaignsInput = {
@@ -835,6 +911,8 @@ export type AccountUncheckedCreateWithoutCampaignsInput = {
   distributorLinks?: Prisma.DistributorLinkUncheckedCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountCreateOrConnectWithoutCampaignsInput = {
@@ -865,6 +943,8 @@ export type AccountUpdateWithoutCampaignsInput = {
   distributorLinks?: Prisma.DistributorLinkUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateWithoutCampaignsInput = {
@@ -879,6 +959,8 @@ export type AccountUncheckedUpdateWithoutCampaignsInput = {
   distributorLinks?: Prisma.DistributorLinkUncheckedUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountCreateWithoutProjectsInput = {
@@ -893,6 +975,8 @@ export type AccountCreateWithoutProjectsInput = {
   distributorLinks?: Prisma.DistributorLinkCreateNestedManyWithoutAccountInput
   campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateWithoutProjectsInput = {
@@ -907,6 +991,8 @@ export type AccountUncheckedCreateWithoutProjectsInput = {
   distributorLinks?: Prisma.DistributorLinkUncheckedCreateNestedManyWithoutAccountInput
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountCreateOrConnectWithoutProjectsInput = {
@@ -937,6 +1023,8 @@ export type AccountUpdateWithoutProjectsInput = {
   distributorLinks?: Prisma.DistributorLinkUpdateManyWithoutAccountNestedInput
   campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateWithoutProjectsInput = {
@@ -951,6 +1039,8 @@ export type AccountUncheckedUpdateWithoutProjectsInput = {
   distributorLinks?: Prisma.DistributorLinkUncheckedUpdateManyWithoutAccountNestedInput
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
   checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountCreateWithoutCheckoutSessionsInput = {
@@ -965,6 +1055,8 @@ export type AccountCreateWithoutCheckoutSessionsInput = {
   distributorLinks?: Prisma.DistributorLinkCreateNestedManyWithoutAccountInput
   campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
 }
 
 export type AccountUncheckedCreateWithoutCheckoutSessionsInput = {
@@ -979,6 +1071,8 @@ export type AccountUncheckedCreateWithoutCheckoutSessionsInput = {
   distributorLinks?: Prisma.DistributorLinkUncheckedCreateNestedManyWithoutAccountInput
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
   projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
 }
 
 export type AccountCreateOrConnectWithoutCheckoutSessionsInput = {
@@ -1009,6 +1103,8 @@ export type AccountUpdateWithoutCheckoutSessionsInput = {
   distributorLinks?: Prisma.DistributorLinkUpdateManyWithoutAccountNestedInput
   campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
 }
 
 export type AccountUncheckedUpdateWithoutCheckoutSessionsInput = {
@@ -1023,6 +1119,168 @@ export type AccountUncheckedUpdateWithoutCheckoutSessionsInput = {
   distributorLinks?: Prisma.DistributorLinkUncheckedUpdateManyWithoutAccountNestedInput
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
   projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
+}
+
+export type AccountCreateWithoutWebhookEndpointsInput = {
+  id: string
+  displayName: string
+  requestId?: string | null
+  creditNanos?: bigint | number
+  createTime?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
+  members?: Prisma.MemberCreateNestedManyWithoutAccountInput
+  games?: Prisma.GameCreateNestedManyWithoutAccountInput
+  distributorLinks?: Prisma.DistributorLinkCreateNestedManyWithoutAccountInput
+  campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
+  projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
+  checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventCreateNestedManyWithoutAccountInput
+}
+
+export type AccountUncheckedCreateWithoutWebhookEndpointsInput = {
+  id: string
+  displayName: string
+  requestId?: string | null
+  creditNanos?: bigint | number
+  createTime?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
+  members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
+  games?: Prisma.GameUncheckedCreateNestedManyWithoutAccountInput
+  distributorLinks?: Prisma.DistributorLinkUncheckedCreateNestedManyWithoutAccountInput
+  campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
+  projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
+  checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEvents?: Prisma.WebhookEventUncheckedCreateNestedManyWithoutAccountInput
+}
+
+export type AccountCreateOrConnectWithoutWebhookEndpointsInput = {
+  where: Prisma.AccountWhereUniqueInput
+  create: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEndpointsInput, Prisma.AccountUncheckedCreateWithoutWebhookEndpointsInput>
+}
+
+export type AccountUpsertWithoutWebhookEndpointsInput = {
+  update: Prisma.XOR<Prisma.AccountUpdateWithoutWebhookEndpointsInput, Prisma.AccountUncheckedUpdateWithoutWebhookEndpointsInput>
+  create: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEndpointsInput, Prisma.AccountUncheckedCreateWithoutWebhookEndpointsInput>
+  where?: Prisma.AccountWhereInput
+}
+
+export type AccountUpdateToOneWithWhereWithoutWebhookEndpointsInput = {
+  where?: Prisma.AccountWhereInput
+  data: Prisma.XOR<Prisma.AccountUpdateWithoutWebhookEndpointsInput, Prisma.AccountUncheckedUpdateWithoutWebhookEndpointsInput>
+}
+
+export type AccountUpdateWithoutWebhookEndpointsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
+  members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
+  games?: Prisma.GameUpdateManyWithoutAccountNestedInput
+  distributorLinks?: Prisma.DistributorLinkUpdateManyWithoutAccountNestedInput
+  campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
+  projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
+  checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUpdateManyWithoutAccountNestedInput
+}
+
+export type AccountUncheckedUpdateWithoutWebhookEndpointsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
+  members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
+  games?: Prisma.GameUncheckedUpdateManyWithoutAccountNestedInput
+  distributorLinks?: Prisma.DistributorLinkUncheckedUpdateManyWithoutAccountNestedInput
+  campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
+  projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
+  checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEvents?: Prisma.WebhookEventUncheckedUpdateManyWithoutAccountNestedInput
+}
+
+export type AccountCreateWithoutWebhookEventsInput = {
+  id: string
+  displayName: string
+  requestId?: string | null
+  creditNanos?: bigint | number
+  createTime?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutAccountInput
+  members?: Prisma.MemberCreateNestedManyWithoutAccountInput
+  games?: Prisma.GameCreateNestedManyWithoutAccountInput
+  distributorLinks?: Prisma.DistributorLinkCreateNestedManyWithoutAccountInput
+  campaigns?: Prisma.CampaignCreateNestedManyWithoutAccountInput
+  projects?: Prisma.ProjectCreateNestedManyWithoutAccountInput
+  checkoutSessions?: Prisma.CheckoutSessionCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointCreateNestedManyWithoutAccountInput
+}
+
+export type AccountUncheckedCreateWithoutWebhookEventsInput = {
+  id: string
+  displayName: string
+  requestId?: string | null
+  creditNanos?: bigint | number
+  createTime?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutAccountInput
+  members?: Prisma.MemberUncheckedCreateNestedManyWithoutAccountInput
+  games?: Prisma.GameUncheckedCreateNestedManyWithoutAccountInput
+  distributorLinks?: Prisma.DistributorLinkUncheckedCreateNestedManyWithoutAccountInput
+  campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutAccountInput
+  projects?: Prisma.ProjectUncheckedCreateNestedManyWithoutAccountInput
+  checkoutSessions?: Prisma.CheckoutSessionUncheckedCreateNestedManyWithoutAccountInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutAccountInput
+}
+
+export type AccountCreateOrConnectWithoutWebhookEventsInput = {
+  where: Prisma.AccountWhereUniqueInput
+  create: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEventsInput, Prisma.AccountUncheckedCreateWithoutWebhookEventsInput>
+}
+
+export type AccountUpsertWithoutWebhookEventsInput = {
+  update: Prisma.XOR<Prisma.AccountUpdateWithoutWebhookEventsInput, Prisma.AccountUncheckedUpdateWithoutWebhookEventsInput>
+  create: Prisma.XOR<Prisma.AccountCreateWithoutWebhookEventsInput, Prisma.AccountUncheckedCreateWithoutWebhookEventsInput>
+  where?: Prisma.AccountWhereInput
+}
+
+export type AccountUpdateToOneWithWhereWithoutWebhookEventsInput = {
+  where?: Prisma.AccountWhereInput
+  data: Prisma.XOR<Prisma.AccountUpdateWithoutWebhookEventsInput, Prisma.AccountUncheckedUpdateWithoutWebhookEventsInput>
+}
+
+export type AccountUpdateWithoutWebhookEventsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutAccountNestedInput
+  members?: Prisma.MemberUpdateManyWithoutAccountNestedInput
+  games?: Prisma.GameUpdateManyWithoutAccountNestedInput
+  distributorLinks?: Prisma.DistributorLinkUpdateManyWithoutAccountNestedInput
+  campaigns?: Prisma.CampaignUpdateManyWithoutAccountNestedInput
+  projects?: Prisma.ProjectUpdateManyWithoutAccountNestedInput
+  checkoutSessions?: Prisma.CheckoutSessionUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUpdateManyWithoutAccountNestedInput
+}
+
+export type AccountUncheckedUpdateWithoutWebhookEventsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutAccountNestedInput
+  members?: Prisma.MemberUncheckedUpdateManyWithoutAccountNestedInput
+  games?: Prisma.GameUncheckedUpdateManyWithoutAccountNestedInput
+  distributorLinks?: Prisma.DistributorLinkUncheckedUpdateManyWithoutAccountNestedInput
+  campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutAccountNestedInput
+  projects?: Prisma.ProjectUncheckedUpdateManyWithoutAccountNestedInput
+  checkoutSessions?: Prisma.CheckoutSessionUncheckedUpdateManyWithoutAccountNestedInput
+  webhookEndpoints?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutAccountNestedInput
 }
 
 
@@ -1038,6 +1296,8 @@ export type AccountCountOutputType = {
   campaigns: number
   projects: number
   checkoutSessions: number
+  webhookEndpoints: number
+  webhookEvents: number
 }
 
 export type AccountCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1048,6 +1308,8 @@ export type AccountCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   campaigns?: boolean | AccountCountOutputTypeCountCampaignsArgs
   projects?: boolean | AccountCountOutputTypeCountProjectsArgs
   checkoutSessions?: boolean | AccountCountOutputTypeCountCheckoutSessionsArgs
+  webhookEndpoints?: boolean | AccountCountOutputTypeCountWebhookEndpointsArgs
+  webhookEvents?: boolean | AccountCountOutputTypeCountWebhookEventsArgs
 }
 
 /**
@@ -1109,6 +1371,20 @@ export type AccountCountOutputTypeCountCheckoutSessionsArgs<ExtArgs extends runt
   where?: Prisma.CheckoutSessionWhereInput
 }
 
+/**
+ * AccountCountOutputType without action
+ */
+export type AccountCountOutputTypeCountWebhookEndpointsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.WebhookEndpointWhereInput
+}
+
+/**
+ * AccountCountOutputType without action
+ */
+export type AccountCountOutputTypeCountWebhookEventsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.WebhookEventWhereInput
+}
+
 
 export type AccountSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1123,6 +1399,8 @@ export type AccountSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   campaigns?: boolean | Prisma.Account$campaignsArgs<ExtArgs>
   projects?: boolean | Prisma.Account$projectsArgs<ExtArgs>
   checkoutSessions?: boolean | Prisma.Account$checkoutSessionsArgs<ExtArgs>
+  webhookEndpoints?: boolean | Prisma.Account$webhookEndpointsArgs<ExtArgs>
+  webhookEvents?: boolean | Prisma.Account$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.AccountCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["account"]>
 
@@ -1159,6 +1437,8 @@ export type AccountInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   campaigns?: boolean | Prisma.Account$campaignsArgs<ExtArgs>
   projects?: boolean | Prisma.Account$projectsArgs<ExtArgs>
   checkoutSessions?: boolean | Prisma.Account$checkoutSessionsArgs<ExtArgs>
+  webhookEndpoints?: boolean | Prisma.Account$webhookEndpointsArgs<ExtArgs>
+  webhookEvents?: boolean | Prisma.Account$webhookEventsArgs<ExtArgs>
   _count?: boolean | Prisma.AccountCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type AccountIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1174,6 +1454,8 @@ export type $AccountPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     campaigns: Prisma.$CampaignPayload<ExtArgs>[]
     projects: Prisma.$ProjectPayload<ExtArgs>[]
     checkoutSessions: Prisma.$CheckoutSessionPayload<ExtArgs>[]
+    webhookEndpoints: Prisma.$WebhookEndpointPayload<ExtArgs>[]
+    webhookEvents: Prisma.$WebhookEventPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1585,6 +1867,8 @@ export interface Prisma__AccountClient<T, Null = never, ExtArgs extends runtime.
   campaigns<T extends Prisma.Account$campaignsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Account$campaignsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CampaignPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   projects<T extends Prisma.Account$projectsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Account$projectsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   checkoutSessions<T extends Prisma.Account$checkoutSessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Account$checkoutSessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CheckoutSessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  webhookEndpoints<T extends Prisma.Account$webhookEndpointsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Account$webhookEndpointsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEndpointPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  webhookEvents<T extends Prisma.Account$webhookEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Account$webhookEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2177,6 +2461,54 @@ export type Account$checkoutSessionsArgs<ExtArgs extends runtime.Types.Extension
   take?: number
   skip?: number
   distinct?: Prisma.CheckoutSessionScalarFieldEnum | Prisma.CheckoutSessionScalarFieldEnum[]
+}
+
+/**
+ * Account.webhookEndpoints
+ */
+export type Account$webhookEndpointsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the WebhookEndpoint
+   */
+  select?: Prisma.WebhookEndpointSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the WebhookEndpoint
+   */
+  omit?: Prisma.WebhookEndpointOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.WebhookEndpointInclude<ExtArgs> | null
+  where?: Prisma.WebhookEndpointWhereInput
+  orderBy?: Prisma.WebhookEndpointOrderByWithRelationInput | Prisma.WebhookEndpointOrderByWithRelationInput[]
+  cursor?: Prisma.WebhookEndpointWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.WebhookEndpointScalarFieldEnum | Prisma.WebhookEndpointScalarFieldEnum[]
+}
+
+/**
+ * Account.webhookEvents
+ */
+export type Account$webhookEventsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the WebhookEvent
+   */
+  select?: Prisma.WebhookEventSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the WebhookEvent
+   */
+  omit?: Prisma.WebhookEventOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.WebhookEventInclude<ExtArgs> | null
+  where?: Prisma.WebhookEventWhereInput
+  orderBy?: Prisma.WebhookEventOrderByWithRelationInput | Prisma.WebhookEventOrderByWithRelationInput[]
+  cursor?: Prisma.WebhookEventWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.WebhookEventScalarFieldEnum | Prisma.WebhookEventScalarFieldEnum[]
 }
 
 /**

@@ -28,11 +28,13 @@ export type AggregateCampaign = {
 
 export type CampaignAvgAggregateOutputType = {
   appId: number | null
+  runwayAlertDays: number | null
   version: number | null
 }
 
 export type CampaignSumAggregateOutputType = {
   appId: bigint | null
+  runwayAlertDays: number | null
   version: number | null
 }
 
@@ -54,6 +56,8 @@ export type CampaignMinAggregateOutputType = {
   verifyLeaseUntil: Date | null
   projectId: string | null
   readyTime: Date | null
+  runwayAlertDays: number | null
+  runwayLow: boolean | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -79,6 +83,8 @@ export type CampaignMaxAggregateOutputType = {
   verifyLeaseUntil: Date | null
   projectId: string | null
   readyTime: Date | null
+  runwayAlertDays: number | null
+  runwayLow: boolean | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -104,6 +110,8 @@ export type CampaignCountAggregateOutputType = {
   verifyLeaseUntil: number
   projectId: number
   readyTime: number
+  runwayAlertDays: number
+  runwayLow: number
   version: number
   createTime: number
   updateTime: number
@@ -115,11 +123,13 @@ export type CampaignCountAggregateOutputType = {
 
 export type CampaignAvgAggregateInputType = {
   appId?: true
+  runwayAlertDays?: true
   version?: true
 }
 
 export type CampaignSumAggregateInputType = {
   appId?: true
+  runwayAlertDays?: true
   version?: true
 }
 
@@ -141,6 +151,8 @@ export type CampaignMinAggregateInputType = {
   verifyLeaseUntil?: true
   projectId?: true
   readyTime?: true
+  runwayAlertDays?: true
+  runwayLow?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -166,6 +178,8 @@ export type CampaignMaxAggregateInputType = {
   verifyLeaseUntil?: true
   projectId?: true
   readyTime?: true
+  runwayAlertDays?: true
+  runwayLow?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -191,6 +205,8 @@ export type CampaignCountAggregateInputType = {
   verifyLeaseUntil?: true
   projectId?: true
   readyTime?: true
+  runwayAlertDays?: true
+  runwayLow?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -303,6 +319,8 @@ export type CampaignGroupByOutputType = {
   verifyLeaseUntil: Date | null
   projectId: string
   readyTime: Date | null
+  runwayAlertDays: number
+  runwayLow: boolean
   version: number
   createTime: Date
   updateTime: Date
@@ -351,6 +369,8 @@ export type CampaignWhereInput = {
   verifyLeaseUntil?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
   projectId?: Prisma.StringFilter<"Campaign"> | string
   readyTime?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
+  runwayAlertDays?: Prisma.IntFilter<"Campaign"> | number
+  runwayLow?: Prisma.BoolFilter<"Campaign"> | boolean
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
@@ -383,6 +403,8 @@ export type CampaignOrderByWithRelationInput = {
   verifyLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   projectId?: Prisma.SortOrder
   readyTime?: Prisma.SortOrderInput | Prisma.SortOrder
+  runwayAlertDays?: Prisma.SortOrder
+  runwayLow?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -419,6 +441,8 @@ export type CampaignWhereUniqueInput = Prisma.AtLeast<{
   verifyTime?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
   verifyLeaseUntil?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
   readyTime?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
+  runwayAlertDays?: Prisma.IntFilter<"Campaign"> | number
+  runwayLow?: Prisma.BoolFilter<"Campaign"> | boolean
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
@@ -451,6 +475,8 @@ export type CampaignOrderByWithAggregationInput = {
   verifyLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   projectId?: Prisma.SortOrder
   readyTime?: Prisma.SortOrderInput | Prisma.SortOrder
+  runwayAlertDays?: Prisma.SortOrder
+  runwayLow?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -484,6 +510,8 @@ export type CampaignScalarWhereWithAggregatesInput = {
   verifyLeaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Campaign"> | Date | string | null
   projectId?: Prisma.StringWithAggregatesFilter<"Campaign"> | string
   readyTime?: Prisma.DateTimeNullableWithAggregatesFilter<"Campaign"> | Date | string | null
+  runwayAlertDays?: Prisma.IntWithAggregatesFilter<"Campaign"> | number
+  runwayLow?: Prisma.BoolWithAggregatesFilter<"Campaign"> | boolean
   version?: Prisma.IntWithAggregatesFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
@@ -505,6 +533,8 @@ export type CampaignCreateInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -537,6 +567,8 @@ export type CampaignUncheckedCreateInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -561,6 +593,8 @@ export type CampaignUpdateInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -593,6 +627,8 @@ export type CampaignUncheckedUpdateInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -621,6 +657,8 @@ export type CampaignCreateManyInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -642,6 +680,8 @@ export type CampaignUpdateManyMutationInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -667,6 +707,8 @@ export type CampaignUncheckedUpdateManyInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -707,6 +749,8 @@ export type CampaignCountOrderByAggregateInput = {
   verifyLeaseUntil?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
   readyTime?: Prisma.SortOrder
+  runwayAlertDays?: Prisma.SortOrder
+  runwayLow?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -716,6 +760,7 @@ export type CampaignCountOrderByAggregateInput = {
 
 export type CampaignAvgOrderByAggregateInput = {
   appId?: Prisma.SortOrder
+  runwayAlertDays?: Prisma.SortOrder
   version?: Prisma.SortOrder
 }
 
@@ -737,6 +782,8 @@ export type CampaignMaxOrderByAggregateInput = {
   verifyLeaseUntil?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
   readyTime?: Prisma.SortOrder
+  runwayAlertDays?: Prisma.SortOrder
+  runwayLow?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -762,6 +809,8 @@ export type CampaignMinOrderByAggregateInput = {
   verifyLeaseUntil?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
   readyTime?: Prisma.SortOrder
+  runwayAlertDays?: Prisma.SortOrder
+  runwayLow?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -771,6 +820,7 @@ export type CampaignMinOrderByAggregateInput = {
 
 export type CampaignSumOrderByAggregateInput = {
   appId?: Prisma.SortOrder
+  runwayAlertDays?: Prisma.SortOrder
   version?: Prisma.SortOrder
 }
 
@@ -918,10 +968,6 @@ export type EnumCampaignStateFieldUpdateOperationsInput = {
   set?: $Enums.CampaignState
 }
 
-export type NullableDateTimeFieldUpdateOperationsInput = {
-  set?: Date | string | null
-}
-
 export type CampaignCreateNestedOneWithoutOffersInput = {
   create?: Prisma.XOR<Prisma.CampaignCreateWithoutOffersInput, Prisma.CampaignUncheckedCreateWithoutOffersInput>
   connectOrCreate?: Prisma.CampaignCreateOrConnectWithoutOffersInput
@@ -1010,6 +1056,8 @@ export type CampaignCreateWithoutAccountInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1040,6 +1088,8 @@ export type CampaignUncheckedCreateWithoutAccountInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1097,6 +1147,8 @@ export type CampaignScalarWhereInput = {
   verifyLeaseUntil?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
   projectId?: Prisma.StringFilter<"Campaign"> | string
   readyTime?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
+  runwayAlertDays?: Prisma.IntFilter<"Campaign"> | number
+  runwayLow?: Prisma.BoolFilter<"Campaign"> | boolean
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
@@ -1118,6 +1170,8 @@ export type CampaignCreateWithoutGameInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1148,6 +1202,8 @@ export type CampaignUncheckedCreateWithoutGameInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1198,6 +1254,8 @@ export type CampaignCreateWithoutLinkInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1228,6 +1286,8 @@ export type CampaignUncheckedCreateWithoutLinkInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1278,6 +1338,8 @@ export type CampaignCreateWithoutOffersInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1309,6 +1371,8 @@ export type CampaignUncheckedCreateWithoutOffersInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1348,6 +1412,8 @@ export type CampaignUpdateWithoutOffersInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1379,6 +1445,8 @@ export type CampaignUncheckedUpdateWithoutOffersInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1402,6 +1470,8 @@ export type CampaignCreateWithoutPurchasesInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1433,6 +1503,8 @@ export type CampaignUncheckedCreateWithoutPurchasesInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1472,6 +1544,8 @@ export type CampaignUpdateWithoutPurchasesInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1503,6 +1577,8 @@ export type CampaignUncheckedUpdateWithoutPurchasesInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1526,6 +1602,8 @@ export type CampaignCreateWithoutProjectInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1556,6 +1634,8 @@ export type CampaignUncheckedCreateWithoutProjectInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1596,6 +1676,8 @@ export type CampaignUpdateWithoutProjectInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1626,6 +1708,8 @@ export type CampaignUncheckedUpdateWithoutProjectInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1650,6 +1734,8 @@ export type CampaignCreateWithoutTransfersInput = {
   verifyTime?: Date | string | null
   verifyLeaseUntil?: Date | string | null
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1681,6 +1767,8 @@ export type CampaignUncheckedCreateWithoutTransfersInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1720,6 +1808,8 @@ export type CampaignUpdateWithoutTransfersInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1751,6 +1841,8 @@ export type CampaignUncheckedUpdateWithoutTransfersInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1777,6 +1869,8 @@ export type CampaignCreateManyAccountInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1798,6 +1892,8 @@ export type CampaignUpdateWithoutAccountInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1828,6 +1924,8 @@ export type CampaignUncheckedUpdateWithoutAccountInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1855,6 +1953,8 @@ export type CampaignUncheckedUpdateManyWithoutAccountInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1879,6 +1979,8 @@ export type CampaignCreateManyGameInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1900,6 +2002,8 @@ export type CampaignUpdateWithoutGameInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1930,6 +2034,8 @@ export type CampaignUncheckedUpdateWithoutGameInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1957,6 +2063,8 @@ export type CampaignUncheckedUpdateManyWithoutGameInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1981,6 +2089,8 @@ export type CampaignCreateManyLinkInput = {
   verifyLeaseUntil?: Date | string | null
   projectId: string
   readyTime?: Date | string | null
+  runwayAlertDays?: number
+  runwayLow?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -2002,6 +2112,8 @@ export type CampaignUpdateWithoutLinkInput = {
   verifyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2032,6 +2144,8 @@ export type CampaignUncheckedUpdateWithoutLinkInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2059,6 +2173,8 @@ export type CampaignUncheckedUpdateManyWithoutLinkInput = {
   verifyLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
+  runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2133,6 +2249,8 @@ export type CampaignSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   verifyLeaseUntil?: boolean
   projectId?: boolean
   readyTime?: boolean
+  runwayAlertDays?: boolean
+  runwayLow?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2166,6 +2284,8 @@ export type CampaignSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   verifyLeaseUntil?: boolean
   projectId?: boolean
   readyTime?: boolean
+  runwayAlertDays?: boolean
+  runwayLow?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2195,6 +2315,8 @@ export type CampaignSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   verifyLeaseUntil?: boolean
   projectId?: boolean
   readyTime?: boolean
+  runwayAlertDays?: boolean
+  runwayLow?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2224,6 +2346,8 @@ export type CampaignSelectScalar = {
   verifyLeaseUntil?: boolean
   projectId?: boolean
   readyTime?: boolean
+  runwayAlertDays?: boolean
+  runwayLow?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2231,7 +2355,7 @@ export type CampaignSelectScalar = {
   requestHash?: boolean
 }
 
-export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId" | "fundingVisibility" | "campaignKey" | "state" | "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation" | "verifyTime" | "verifyLeaseUntil" | "projectId" | "readyTime" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["campaign"]>
+export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId" | "fundingVisibility" | "campaignKey" | "state" | "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation" | "verifyTime" | "verifyLeaseUntil" | "projectId" | "readyTime" | "runwayAlertDays" | "runwayLow" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["campaign"]>
 export type CampaignInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   game?: boolean | Prisma.GameDefaultArgs<ExtArgs>
@@ -2293,6 +2417,12 @@ export type $CampaignPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * Set when the game arrived in the project: purchases are no longer CAMPAIGN_NOT_READY.
      */
     readyTime: Date | null
+    /**
+     * Issue 16: a campaign.runway_low webhook event fires when the runway falls below this many
+     * days (0: never); `runwayLow` remembers the crossing so it fires once until the runway recovers.
+     */
+    runwayAlertDays: number
+    runwayLow: boolean
     version: number
     createTime: Date
     updateTime: Date
@@ -2748,6 +2878,8 @@ export interface CampaignFieldRefs {
   readonly verifyLeaseUntil: Prisma.FieldRef<"Campaign", 'DateTime'>
   readonly projectId: Prisma.FieldRef<"Campaign", 'String'>
   readonly readyTime: Prisma.FieldRef<"Campaign", 'DateTime'>
+  readonly runwayAlertDays: Prisma.FieldRef<"Campaign", 'Int'>
+  readonly runwayLow: Prisma.FieldRef<"Campaign", 'Boolean'>
   readonly version: Prisma.FieldRef<"Campaign", 'Int'>
   readonly createTime: Prisma.FieldRef<"Campaign", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"Campaign", 'DateTime'>

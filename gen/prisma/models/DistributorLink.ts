@@ -30,6 +30,8 @@ export type DistributorLinkAvgAggregateOutputType = {
   outstandingNanos: number | null
   reservedNanos: number | null
   outstandingLimitNanos: number | null
+  issuedNanos: number | null
+  reversedNanos: number | null
   version: number | null
 }
 
@@ -37,6 +39,8 @@ export type DistributorLinkSumAggregateOutputType = {
   outstandingNanos: bigint | null
   reservedNanos: bigint | null
   outstandingLimitNanos: bigint | null
+  issuedNanos: bigint | null
+  reversedNanos: bigint | null
   version: number | null
 }
 
@@ -51,6 +55,10 @@ export type DistributorLinkMinAggregateOutputType = {
   outstandingNanos: bigint | null
   reservedNanos: bigint | null
   outstandingLimitNanos: bigint | null
+  issuedNanos: bigint | null
+  reversedNanos: bigint | null
+  reconcileLeaseUntil: Date | null
+  reconcileTime: Date | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -69,6 +77,10 @@ export type DistributorLinkMaxAggregateOutputType = {
   outstandingNanos: bigint | null
   reservedNanos: bigint | null
   outstandingLimitNanos: bigint | null
+  issuedNanos: bigint | null
+  reversedNanos: bigint | null
+  reconcileLeaseUntil: Date | null
+  reconcileTime: Date | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -87,6 +99,10 @@ export type DistributorLinkCountAggregateOutputType = {
   outstandingNanos: number
   reservedNanos: number
   outstandingLimitNanos: number
+  issuedNanos: number
+  reversedNanos: number
+  reconcileLeaseUntil: number
+  reconcileTime: number
   version: number
   createTime: number
   updateTime: number
@@ -100,6 +116,8 @@ export type DistributorLinkAvgAggregateInputType = {
   outstandingNanos?: true
   reservedNanos?: true
   outstandingLimitNanos?: true
+  issuedNanos?: true
+  reversedNanos?: true
   version?: true
 }
 
@@ -107,6 +125,8 @@ export type DistributorLinkSumAggregateInputType = {
   outstandingNanos?: true
   reservedNanos?: true
   outstandingLimitNanos?: true
+  issuedNanos?: true
+  reversedNanos?: true
   version?: true
 }
 
@@ -121,6 +141,10 @@ export type DistributorLinkMinAggregateInputType = {
   outstandingNanos?: true
   reservedNanos?: true
   outstandingLimitNanos?: true
+  issuedNanos?: true
+  reversedNanos?: true
+  reconcileLeaseUntil?: true
+  reconcileTime?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -139,6 +163,10 @@ export type DistributorLinkMaxAggregateInputType = {
   outstandingNanos?: true
   reservedNanos?: true
   outstandingLimitNanos?: true
+  issuedNanos?: true
+  reversedNanos?: true
+  reconcileLeaseUntil?: true
+  reconcileTime?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -157,6 +185,10 @@ export type DistributorLinkCountAggregateInputType = {
   outstandingNanos?: true
   reservedNanos?: true
   outstandingLimitNanos?: true
+  issuedNanos?: true
+  reversedNanos?: true
+  reconcileLeaseUntil?: true
+  reconcileTime?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -262,6 +294,10 @@ export type DistributorLinkGroupByOutputType = {
   outstandingNanos: bigint
   reservedNanos: bigint
   outstandingLimitNanos: bigint
+  issuedNanos: bigint
+  reversedNanos: bigint
+  reconcileLeaseUntil: Date | null
+  reconcileTime: Date | null
   version: number
   createTime: Date
   updateTime: Date
@@ -303,6 +339,10 @@ export type DistributorLinkWhereInput = {
   outstandingNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
   reservedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  issuedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  reversedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  reconcileLeaseUntil?: Prisma.DateTimeNullableFilter<"DistributorLink"> | Date | string | null
+  reconcileTime?: Prisma.DateTimeNullableFilter<"DistributorLink"> | Date | string | null
   version?: Prisma.IntFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
@@ -312,6 +352,9 @@ export type DistributorLinkWhereInput = {
   campaigns?: Prisma.CampaignListRelationFilter
   purchases?: Prisma.PurchaseListRelationFilter
   settlements?: Prisma.SettlementListRelationFilter
+  reversals?: Prisma.PurchaseReversalListRelationFilter
+  reconciliationCursors?: Prisma.ReconciliationCursorListRelationFilter
+  findings?: Prisma.ReconciliationFindingListRelationFilter
 }
 
 export type DistributorLinkOrderByWithRelationInput = {
@@ -325,6 +368,10 @@ export type DistributorLinkOrderByWithRelationInput = {
   outstandingNanos?: Prisma.SortOrder
   reservedNanos?: Prisma.SortOrder
   outstandingLimitNanos?: Prisma.SortOrder
+  issuedNanos?: Prisma.SortOrder
+  reversedNanos?: Prisma.SortOrder
+  reconcileLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  reconcileTime?: Prisma.SortOrderInput | Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -334,6 +381,9 @@ export type DistributorLinkOrderByWithRelationInput = {
   campaigns?: Prisma.CampaignOrderByRelationAggregateInput
   purchases?: Prisma.PurchaseOrderByRelationAggregateInput
   settlements?: Prisma.SettlementOrderByRelationAggregateInput
+  reversals?: Prisma.PurchaseReversalOrderByRelationAggregateInput
+  reconciliationCursors?: Prisma.ReconciliationCursorOrderByRelationAggregateInput
+  findings?: Prisma.ReconciliationFindingOrderByRelationAggregateInput
 }
 
 export type DistributorLinkWhereUniqueInput = Prisma.AtLeast<{
@@ -351,6 +401,10 @@ export type DistributorLinkWhereUniqueInput = Prisma.AtLeast<{
   outstandingNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
   reservedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  issuedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  reversedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  reconcileLeaseUntil?: Prisma.DateTimeNullableFilter<"DistributorLink"> | Date | string | null
+  reconcileTime?: Prisma.DateTimeNullableFilter<"DistributorLink"> | Date | string | null
   version?: Prisma.IntFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
@@ -360,6 +414,9 @@ export type DistributorLinkWhereUniqueInput = Prisma.AtLeast<{
   campaigns?: Prisma.CampaignListRelationFilter
   purchases?: Prisma.PurchaseListRelationFilter
   settlements?: Prisma.SettlementListRelationFilter
+  reversals?: Prisma.PurchaseReversalListRelationFilter
+  reconciliationCursors?: Prisma.ReconciliationCursorListRelationFilter
+  findings?: Prisma.ReconciliationFindingListRelationFilter
 }, "id" | "accountId_requestId">
 
 export type DistributorLinkOrderByWithAggregationInput = {
@@ -373,6 +430,10 @@ export type DistributorLinkOrderByWithAggregationInput = {
   outstandingNanos?: Prisma.SortOrder
   reservedNanos?: Prisma.SortOrder
   outstandingLimitNanos?: Prisma.SortOrder
+  issuedNanos?: Prisma.SortOrder
+  reversedNanos?: Prisma.SortOrder
+  reconcileLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  reconcileTime?: Prisma.SortOrderInput | Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -399,6 +460,10 @@ export type DistributorLinkScalarWhereWithAggregatesInput = {
   outstandingNanos?: Prisma.BigIntWithAggregatesFilter<"DistributorLink"> | bigint | number
   reservedNanos?: Prisma.BigIntWithAggregatesFilter<"DistributorLink"> | bigint | number
   outstandingLimitNanos?: Prisma.BigIntWithAggregatesFilter<"DistributorLink"> | bigint | number
+  issuedNanos?: Prisma.BigIntWithAggregatesFilter<"DistributorLink"> | bigint | number
+  reversedNanos?: Prisma.BigIntWithAggregatesFilter<"DistributorLink"> | bigint | number
+  reconcileLeaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"DistributorLink"> | Date | string | null
+  reconcileTime?: Prisma.DateTimeNullableWithAggregatesFilter<"DistributorLink"> | Date | string | null
   version?: Prisma.IntWithAggregatesFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"DistributorLink"> | Date | string
@@ -416,6 +481,10 @@ export type DistributorLinkCreateInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -425,6 +494,9 @@ export type DistributorLinkCreateInput = {
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkUncheckedCreateInput = {
@@ -438,6 +510,10 @@ export type DistributorLinkUncheckedCreateInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -446,6 +522,9 @@ export type DistributorLinkUncheckedCreateInput = {
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalUncheckedCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkUpdateInput = {
@@ -458,6 +537,10 @@ export type DistributorLinkUpdateInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -467,6 +550,9 @@ export type DistributorLinkUpdateInput = {
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkUncheckedUpdateInput = {
@@ -480,6 +566,10 @@ export type DistributorLinkUncheckedUpdateInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -488,6 +578,9 @@ export type DistributorLinkUncheckedUpdateInput = {
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUncheckedUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkCreateManyInput = {
@@ -501,6 +594,10 @@ export type DistributorLinkCreateManyInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -518,6 +615,10 @@ export type DistributorLinkUpdateManyMutationInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -536,6 +637,10 @@ export type DistributorLinkUncheckedUpdateManyInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -569,6 +674,10 @@ export type DistributorLinkCountOrderByAggregateInput = {
   outstandingNanos?: Prisma.SortOrder
   reservedNanos?: Prisma.SortOrder
   outstandingLimitNanos?: Prisma.SortOrder
+  issuedNanos?: Prisma.SortOrder
+  reversedNanos?: Prisma.SortOrder
+  reconcileLeaseUntil?: Prisma.SortOrder
+  reconcileTime?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -580,6 +689,8 @@ export type DistributorLinkAvgOrderByAggregateInput = {
   outstandingNanos?: Prisma.SortOrder
   reservedNanos?: Prisma.SortOrder
   outstandingLimitNanos?: Prisma.SortOrder
+  issuedNanos?: Prisma.SortOrder
+  reversedNanos?: Prisma.SortOrder
   version?: Prisma.SortOrder
 }
 
@@ -594,6 +705,10 @@ export type DistributorLinkMaxOrderByAggregateInput = {
   outstandingNanos?: Prisma.SortOrder
   reservedNanos?: Prisma.SortOrder
   outstandingLimitNanos?: Prisma.SortOrder
+  issuedNanos?: Prisma.SortOrder
+  reversedNanos?: Prisma.SortOrder
+  reconcileLeaseUntil?: Prisma.SortOrder
+  reconcileTime?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -612,6 +727,10 @@ export type DistributorLinkMinOrderByAggregateInput = {
   outstandingNanos?: Prisma.SortOrder
   reservedNanos?: Prisma.SortOrder
   outstandingLimitNanos?: Prisma.SortOrder
+  issuedNanos?: Prisma.SortOrder
+  reversedNanos?: Prisma.SortOrder
+  reconcileLeaseUntil?: Prisma.SortOrder
+  reconcileTime?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -623,6 +742,8 @@ export type DistributorLinkSumOrderByAggregateInput = {
   outstandingNanos?: Prisma.SortOrder
   reservedNanos?: Prisma.SortOrder
   outstandingLimitNanos?: Prisma.SortOrder
+  issuedNanos?: Prisma.SortOrder
+  reversedNanos?: Prisma.SortOrder
   version?: Prisma.SortOrder
 }
 
@@ -685,6 +806,10 @@ export type EnumLinkStateFieldUpdateOperationsInput = {
   set?: $Enums.LinkState
 }
 
+export type NullableDateTimeFieldUpdateOperationsInput = {
+  set?: Date | string | null
+}
+
 export type IntFieldUpdateOperationsInput = {
   set?: number
   increment?: number
@@ -735,6 +860,48 @@ export type DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.DistributorLinkUpdateToOneWithWhereWithoutPurchasesInput, Prisma.DistributorLinkUpdateWithoutPurchasesInput>, Prisma.DistributorLinkUncheckedUpdateWithoutPurchasesInput>
 }
 
+export type DistributorLinkCreateNestedOneWithoutReversalsInput = {
+  create?: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReversalsInput, Prisma.DistributorLinkUncheckedCreateWithoutReversalsInput>
+  connectOrCreate?: Prisma.DistributorLinkCreateOrConnectWithoutReversalsInput
+  connect?: Prisma.DistributorLinkWhereUniqueInput
+}
+
+export type DistributorLinkUpdateOneRequiredWithoutReversalsNestedInput = {
+  create?: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReversalsInput, Prisma.DistributorLinkUncheckedCreateWithoutReversalsInput>
+  connectOrCreate?: Prisma.DistributorLinkCreateOrConnectWithoutReversalsInput
+  upsert?: Prisma.DistributorLinkUpsertWithoutReversalsInput
+  connect?: Prisma.DistributorLinkWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.DistributorLinkUpdateToOneWithWhereWithoutReversalsInput, Prisma.DistributorLinkUpdateWithoutReversalsInput>, Prisma.DistributorLinkUncheckedUpdateWithoutReversalsInput>
+}
+
+export type DistributorLinkCreateNestedOneWithoutReconciliationCursorsInput = {
+  create?: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReconciliationCursorsInput, Prisma.DistributorLinkUncheckedCreateWithoutReconciliationCursorsInput>
+  connectOrCreate?: Prisma.DistributorLinkCreateOrConnectWithoutReconciliationCursorsInput
+  connect?: Prisma.DistributorLinkWhereUniqueInput
+}
+
+export type DistributorLinkUpdateOneRequiredWithoutReconciliationCursorsNestedInput = {
+  create?: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReconciliationCursorsInput, Prisma.DistributorLinkUncheckedCreateWithoutReconciliationCursorsInput>
+  connectOrCreate?: Prisma.DistributorLinkCreateOrConnectWithoutReconciliationCursorsInput
+  upsert?: Prisma.DistributorLinkUpsertWithoutReconciliationCursorsInput
+  connect?: Prisma.DistributorLinkWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.DistributorLinkUpdateToOneWithWhereWithoutReconciliationCursorsInput, Prisma.DistributorLinkUpdateWithoutReconciliationCursorsInput>, Prisma.DistributorLinkUncheckedUpdateWithoutReconciliationCursorsInput>
+}
+
+export type DistributorLinkCreateNestedOneWithoutFindingsInput = {
+  create?: Prisma.XOR<Prisma.DistributorLinkCreateWithoutFindingsInput, Prisma.DistributorLinkUncheckedCreateWithoutFindingsInput>
+  connectOrCreate?: Prisma.DistributorLinkCreateOrConnectWithoutFindingsInput
+  connect?: Prisma.DistributorLinkWhereUniqueInput
+}
+
+export type DistributorLinkUpdateOneRequiredWithoutFindingsNestedInput = {
+  create?: Prisma.XOR<Prisma.DistributorLinkCreateWithoutFindingsInput, Prisma.DistributorLinkUncheckedCreateWithoutFindingsInput>
+  connectOrCreate?: Prisma.DistributorLinkCreateOrConnectWithoutFindingsInput
+  upsert?: Prisma.DistributorLinkUpsertWithoutFindingsInput
+  connect?: Prisma.DistributorLinkWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.DistributorLinkUpdateToOneWithWhereWithoutFindingsInput, Prisma.DistributorLinkUpdateWithoutFindingsInput>, Prisma.DistributorLinkUncheckedUpdateWithoutFindingsInput>
+}
+
 export type DistributorLinkCreateWithoutAccountInput = {
   id: string
   displayName: string
@@ -745,6 +912,10 @@ export type DistributorLinkCreateWithoutAccountInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -753,6 +924,9 @@ export type DistributorLinkCreateWithoutAccountInput = {
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkUncheckedCreateWithoutAccountInput = {
@@ -765,6 +939,10 @@ export type DistributorLinkUncheckedCreateWithoutAccountInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -773,6 +951,9 @@ export type DistributorLinkUncheckedCreateWithoutAccountInput = {
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalUncheckedCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkCreateOrConnectWithoutAccountInput = {
@@ -815,6 +996,10 @@ export type DistributorLinkScalarWhereInput = {
   outstandingNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
   reservedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  issuedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  reversedNanos?: Prisma.BigIntFilter<"DistributorLink"> | bigint | number
+  reconcileLeaseUntil?: Prisma.DateTimeNullableFilter<"DistributorLink"> | Date | string | null
+  reconcileTime?: Prisma.DateTimeNullableFilter<"DistributorLink"> | Date | string | null
   version?: Prisma.IntFilter<"DistributorLink"> | number
   createTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"DistributorLink"> | Date | string
@@ -832,6 +1017,10 @@ export type DistributorLinkCreateWithoutSettlementsInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -840,6 +1029,9 @@ export type DistributorLinkCreateWithoutSettlementsInput = {
   account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkUncheckedCreateWithoutSettlementsInput = {
@@ -853,6 +1045,10 @@ export type DistributorLinkUncheckedCreateWithoutSettlementsInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -860,6 +1056,9 @@ export type DistributorLinkUncheckedCreateWithoutSettlementsInput = {
   requestHash?: string | null
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalUncheckedCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkCreateOrConnectWithoutSettlementsInput = {
@@ -888,6 +1087,10 @@ export type DistributorLinkUpdateWithoutSettlementsInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -896,6 +1099,9 @@ export type DistributorLinkUpdateWithoutSettlementsInput = {
   account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkUncheckedUpdateWithoutSettlementsInput = {
@@ -909,6 +1115,10 @@ export type DistributorLinkUncheckedUpdateWithoutSettlementsInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -916,6 +1126,9 @@ export type DistributorLinkUncheckedUpdateWithoutSettlementsInput = {
   requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUncheckedUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkCreateWithoutCampaignsInput = {
@@ -928,6 +1141,10 @@ export type DistributorLinkCreateWithoutCampaignsInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -936,6 +1153,9 @@ export type DistributorLinkCreateWithoutCampaignsInput = {
   account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
   purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkUncheckedCreateWithoutCampaignsInput = {
@@ -949,6 +1169,10 @@ export type DistributorLinkUncheckedCreateWithoutCampaignsInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -956,6 +1180,9 @@ export type DistributorLinkUncheckedCreateWithoutCampaignsInput = {
   requestHash?: string | null
   purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalUncheckedCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkCreateOrConnectWithoutCampaignsInput = {
@@ -984,6 +1211,10 @@ export type DistributorLinkUpdateWithoutCampaignsInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -992,6 +1223,9 @@ export type DistributorLinkUpdateWithoutCampaignsInput = {
   account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkUncheckedUpdateWithoutCampaignsInput = {
@@ -1005,6 +1239,10 @@ export type DistributorLinkUncheckedUpdateWithoutCampaignsInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1012,6 +1250,9 @@ export type DistributorLinkUncheckedUpdateWithoutCampaignsInput = {
   requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUncheckedUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkCreateWithoutPurchasesInput = {
@@ -1024,6 +1265,10 @@ export type DistributorLinkCreateWithoutPurchasesInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1032,6 +1277,9 @@ export type DistributorLinkCreateWithoutPurchasesInput = {
   account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
   campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkUncheckedCreateWithoutPurchasesInput = {
@@ -1045,6 +1293,10 @@ export type DistributorLinkUncheckedCreateWithoutPurchasesInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1052,6 +1304,9 @@ export type DistributorLinkUncheckedCreateWithoutPurchasesInput = {
   requestHash?: string | null
   campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
   settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalUncheckedCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutLinkInput
 }
 
 export type DistributorLinkCreateOrConnectWithoutPurchasesInput = {
@@ -1080,6 +1335,10 @@ export type DistributorLinkUpdateWithoutPurchasesInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1088,6 +1347,9 @@ export type DistributorLinkUpdateWithoutPurchasesInput = {
   account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkUncheckedUpdateWithoutPurchasesInput = {
@@ -1101,6 +1363,10 @@ export type DistributorLinkUncheckedUpdateWithoutPurchasesInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1108,6 +1374,381 @@ export type DistributorLinkUncheckedUpdateWithoutPurchasesInput = {
   requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUncheckedUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutLinkNestedInput
+}
+
+export type DistributorLinkCreateWithoutReversalsInput = {
+  id: string
+  displayName: string
+  sandbox: boolean
+  publisherKeyEncrypted: runtime.Bytes
+  fingerprint: string
+  state?: $Enums.LinkState
+  outstandingNanos?: bigint | number
+  reservedNanos?: bigint | number
+  outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
+  version?: number
+  createTime?: Date | string
+  updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
+  account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
+  campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
+  purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
+  settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutLinkInput
+}
+
+export type DistributorLinkUncheckedCreateWithoutReversalsInput = {
+  id: string
+  accountId: string
+  displayName: string
+  sandbox: boolean
+  publisherKeyEncrypted: runtime.Bytes
+  fingerprint: string
+  state?: $Enums.LinkState
+  outstandingNanos?: bigint | number
+  reservedNanos?: bigint | number
+  outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
+  version?: number
+  createTime?: Date | string
+  updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
+  campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
+  purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
+  settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutLinkInput
+}
+
+export type DistributorLinkCreateOrConnectWithoutReversalsInput = {
+  where: Prisma.DistributorLinkWhereUniqueInput
+  create: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReversalsInput, Prisma.DistributorLinkUncheckedCreateWithoutReversalsInput>
+}
+
+export type DistributorLinkUpsertWithoutReversalsInput = {
+  update: Prisma.XOR<Prisma.DistributorLinkUpdateWithoutReversalsInput, Prisma.DistributorLinkUncheckedUpdateWithoutReversalsInput>
+  create: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReversalsInput, Prisma.DistributorLinkUncheckedCreateWithoutReversalsInput>
+  where?: Prisma.DistributorLinkWhereInput
+}
+
+export type DistributorLinkUpdateToOneWithWhereWithoutReversalsInput = {
+  where?: Prisma.DistributorLinkWhereInput
+  data: Prisma.XOR<Prisma.DistributorLinkUpdateWithoutReversalsInput, Prisma.DistributorLinkUncheckedUpdateWithoutReversalsInput>
+}
+
+export type DistributorLinkUpdateWithoutReversalsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  publisherKeyEncrypted?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumLinkStateFieldUpdateOperationsInput | $Enums.LinkState
+  outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
+  campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
+  purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
+  settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutLinkNestedInput
+}
+
+export type DistributorLinkUncheckedUpdateWithoutReversalsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  accountId?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  publisherKeyEncrypted?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumLinkStateFieldUpdateOperationsInput | $Enums.LinkState
+  outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
+  purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
+  settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutLinkNestedInput
+}
+
+export type DistributorLinkCreateWithoutReconciliationCursorsInput = {
+  id: string
+  displayName: string
+  sandbox: boolean
+  publisherKeyEncrypted: runtime.Bytes
+  fingerprint: string
+  state?: $Enums.LinkState
+  outstandingNanos?: bigint | number
+  reservedNanos?: bigint | number
+  outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
+  version?: number
+  createTime?: Date | string
+  updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
+  account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
+  campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
+  purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
+  settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutLinkInput
+}
+
+export type DistributorLinkUncheckedCreateWithoutReconciliationCursorsInput = {
+  id: string
+  accountId: string
+  displayName: string
+  sandbox: boolean
+  publisherKeyEncrypted: runtime.Bytes
+  fingerprint: string
+  state?: $Enums.LinkState
+  outstandingNanos?: bigint | number
+  reservedNanos?: bigint | number
+  outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
+  version?: number
+  createTime?: Date | string
+  updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
+  campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
+  purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
+  settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalUncheckedCreateNestedManyWithoutLinkInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutLinkInput
+}
+
+export type DistributorLinkCreateOrConnectWithoutReconciliationCursorsInput = {
+  where: Prisma.DistributorLinkWhereUniqueInput
+  create: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReconciliationCursorsInput, Prisma.DistributorLinkUncheckedCreateWithoutReconciliationCursorsInput>
+}
+
+export type DistributorLinkUpsertWithoutReconciliationCursorsInput = {
+  update: Prisma.XOR<Prisma.DistributorLinkUpdateWithoutReconciliationCursorsInput, Prisma.DistributorLinkUncheckedUpdateWithoutReconciliationCursorsInput>
+  create: Prisma.XOR<Prisma.DistributorLinkCreateWithoutReconciliationCursorsInput, Prisma.DistributorLinkUncheckedCreateWithoutReconciliationCursorsInput>
+  where?: Prisma.DistributorLinkWhereInput
+}
+
+export type DistributorLinkUpdateToOneWithWhereWithoutReconciliationCursorsInput = {
+  where?: Prisma.DistributorLinkWhereInput
+  data: Prisma.XOR<Prisma.DistributorLinkUpdateWithoutReconciliationCursorsInput, Prisma.DistributorLinkUncheckedUpdateWithoutReconciliationCursorsInput>
+}
+
+export type DistributorLinkUpdateWithoutReconciliationCursorsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  publisherKeyEncrypted?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumLinkStateFieldUpdateOperationsInput | $Enums.LinkState
+  outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
+  campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
+  purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
+  settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutLinkNestedInput
+}
+
+export type DistributorLinkUncheckedUpdateWithoutReconciliationCursorsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  accountId?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  publisherKeyEncrypted?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumLinkStateFieldUpdateOperationsInput | $Enums.LinkState
+  outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
+  purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
+  settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUncheckedUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutLinkNestedInput
+}
+
+export type DistributorLinkCreateWithoutFindingsInput = {
+  id: string
+  displayName: string
+  sandbox: boolean
+  publisherKeyEncrypted: runtime.Bytes
+  fingerprint: string
+  state?: $Enums.LinkState
+  outstandingNanos?: bigint | number
+  reservedNanos?: bigint | number
+  outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
+  version?: number
+  createTime?: Date | string
+  updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
+  account: Prisma.AccountCreateNestedOneWithoutDistributorLinksInput
+  campaigns?: Prisma.CampaignCreateNestedManyWithoutLinkInput
+  purchases?: Prisma.PurchaseCreateNestedManyWithoutLinkInput
+  settlements?: Prisma.SettlementCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorCreateNestedManyWithoutLinkInput
+}
+
+export type DistributorLinkUncheckedCreateWithoutFindingsInput = {
+  id: string
+  accountId: string
+  displayName: string
+  sandbox: boolean
+  publisherKeyEncrypted: runtime.Bytes
+  fingerprint: string
+  state?: $Enums.LinkState
+  outstandingNanos?: bigint | number
+  reservedNanos?: bigint | number
+  outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
+  version?: number
+  createTime?: Date | string
+  updateTime?: Date | string
+  requestId?: string | null
+  requestHash?: string | null
+  campaigns?: Prisma.CampaignUncheckedCreateNestedManyWithoutLinkInput
+  purchases?: Prisma.PurchaseUncheckedCreateNestedManyWithoutLinkInput
+  settlements?: Prisma.SettlementUncheckedCreateNestedManyWithoutLinkInput
+  reversals?: Prisma.PurchaseReversalUncheckedCreateNestedManyWithoutLinkInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedCreateNestedManyWithoutLinkInput
+}
+
+export type DistributorLinkCreateOrConnectWithoutFindingsInput = {
+  where: Prisma.DistributorLinkWhereUniqueInput
+  create: Prisma.XOR<Prisma.DistributorLinkCreateWithoutFindingsInput, Prisma.DistributorLinkUncheckedCreateWithoutFindingsInput>
+}
+
+export type DistributorLinkUpsertWithoutFindingsInput = {
+  update: Prisma.XOR<Prisma.DistributorLinkUpdateWithoutFindingsInput, Prisma.DistributorLinkUncheckedUpdateWithoutFindingsInput>
+  create: Prisma.XOR<Prisma.DistributorLinkCreateWithoutFindingsInput, Prisma.DistributorLinkUncheckedCreateWithoutFindingsInput>
+  where?: Prisma.DistributorLinkWhereInput
+}
+
+export type DistributorLinkUpdateToOneWithWhereWithoutFindingsInput = {
+  where?: Prisma.DistributorLinkWhereInput
+  data: Prisma.XOR<Prisma.DistributorLinkUpdateWithoutFindingsInput, Prisma.DistributorLinkUncheckedUpdateWithoutFindingsInput>
+}
+
+export type DistributorLinkUpdateWithoutFindingsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  publisherKeyEncrypted?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumLinkStateFieldUpdateOperationsInput | $Enums.LinkState
+  outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  account?: Prisma.AccountUpdateOneRequiredWithoutDistributorLinksNestedInput
+  campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
+  purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
+  settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUpdateManyWithoutLinkNestedInput
+}
+
+export type DistributorLinkUncheckedUpdateWithoutFindingsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  accountId?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  publisherKeyEncrypted?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumLinkStateFieldUpdateOperationsInput | $Enums.LinkState
+  outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
+  purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
+  settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUncheckedUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkCreateManyAccountInput = {
@@ -1120,6 +1761,10 @@ export type DistributorLinkCreateManyAccountInput = {
   outstandingNanos?: bigint | number
   reservedNanos?: bigint | number
   outstandingLimitNanos?: bigint | number
+  issuedNanos?: bigint | number
+  reversedNanos?: bigint | number
+  reconcileLeaseUntil?: Date | string | null
+  reconcileTime?: Date | string | null
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1137,6 +1782,10 @@ export type DistributorLinkUpdateWithoutAccountInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1145,6 +1794,9 @@ export type DistributorLinkUpdateWithoutAccountInput = {
   campaigns?: Prisma.CampaignUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkUncheckedUpdateWithoutAccountInput = {
@@ -1157,6 +1809,10 @@ export type DistributorLinkUncheckedUpdateWithoutAccountInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1165,6 +1821,9 @@ export type DistributorLinkUncheckedUpdateWithoutAccountInput = {
   campaigns?: Prisma.CampaignUncheckedUpdateManyWithoutLinkNestedInput
   purchases?: Prisma.PurchaseUncheckedUpdateManyWithoutLinkNestedInput
   settlements?: Prisma.SettlementUncheckedUpdateManyWithoutLinkNestedInput
+  reversals?: Prisma.PurchaseReversalUncheckedUpdateManyWithoutLinkNestedInput
+  reconciliationCursors?: Prisma.ReconciliationCursorUncheckedUpdateManyWithoutLinkNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutLinkNestedInput
 }
 
 export type DistributorLinkUncheckedUpdateManyWithoutAccountInput = {
@@ -1177,6 +1836,10 @@ export type DistributorLinkUncheckedUpdateManyWithoutAccountInput = {
   outstandingNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   reservedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   outstandingLimitNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  issuedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reversedNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  reconcileLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reconcileTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1193,12 +1856,18 @@ export type DistributorLinkCountOutputType = {
   campaigns: number
   purchases: number
   settlements: number
+  reversals: number
+  reconciliationCursors: number
+  findings: number
 }
 
 export type DistributorLinkCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaigns?: boolean | DistributorLinkCountOutputTypeCountCampaignsArgs
   purchases?: boolean | DistributorLinkCountOutputTypeCountPurchasesArgs
   settlements?: boolean | DistributorLinkCountOutputTypeCountSettlementsArgs
+  reversals?: boolean | DistributorLinkCountOutputTypeCountReversalsArgs
+  reconciliationCursors?: boolean | DistributorLinkCountOutputTypeCountReconciliationCursorsArgs
+  findings?: boolean | DistributorLinkCountOutputTypeCountFindingsArgs
 }
 
 /**
@@ -1232,6 +1901,27 @@ export type DistributorLinkCountOutputTypeCountSettlementsArgs<ExtArgs extends r
   where?: Prisma.SettlementWhereInput
 }
 
+/**
+ * DistributorLinkCountOutputType without action
+ */
+export type DistributorLinkCountOutputTypeCountReversalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PurchaseReversalWhereInput
+}
+
+/**
+ * DistributorLinkCountOutputType without action
+ */
+export type DistributorLinkCountOutputTypeCountReconciliationCursorsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReconciliationCursorWhereInput
+}
+
+/**
+ * DistributorLinkCountOutputType without action
+ */
+export type DistributorLinkCountOutputTypeCountFindingsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReconciliationFindingWhereInput
+}
+
 
 export type DistributorLinkSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1244,6 +1934,10 @@ export type DistributorLinkSelect<ExtArgs extends runtime.Types.Extensions.Inter
   outstandingNanos?: boolean
   reservedNanos?: boolean
   outstandingLimitNanos?: boolean
+  issuedNanos?: boolean
+  reversedNanos?: boolean
+  reconcileLeaseUntil?: boolean
+  reconcileTime?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -1253,6 +1947,9 @@ export type DistributorLinkSelect<ExtArgs extends runtime.Types.Extensions.Inter
   campaigns?: boolean | Prisma.DistributorLink$campaignsArgs<ExtArgs>
   purchases?: boolean | Prisma.DistributorLink$purchasesArgs<ExtArgs>
   settlements?: boolean | Prisma.DistributorLink$settlementsArgs<ExtArgs>
+  reversals?: boolean | Prisma.DistributorLink$reversalsArgs<ExtArgs>
+  reconciliationCursors?: boolean | Prisma.DistributorLink$reconciliationCursorsArgs<ExtArgs>
+  findings?: boolean | Prisma.DistributorLink$findingsArgs<ExtArgs>
   _count?: boolean | Prisma.DistributorLinkCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["distributorLink"]>
 
@@ -1267,6 +1964,10 @@ export type DistributorLinkSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   outstandingNanos?: boolean
   reservedNanos?: boolean
   outstandingLimitNanos?: boolean
+  issuedNanos?: boolean
+  reversedNanos?: boolean
+  reconcileLeaseUntil?: boolean
+  reconcileTime?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -1286,6 +1987,10 @@ export type DistributorLinkSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   outstandingNanos?: boolean
   reservedNanos?: boolean
   outstandingLimitNanos?: boolean
+  issuedNanos?: boolean
+  reversedNanos?: boolean
+  reconcileLeaseUntil?: boolean
+  reconcileTime?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -1305,6 +2010,10 @@ export type DistributorLinkSelectScalar = {
   outstandingNanos?: boolean
   reservedNanos?: boolean
   outstandingLimitNanos?: boolean
+  issuedNanos?: boolean
+  reversedNanos?: boolean
+  reconcileLeaseUntil?: boolean
+  reconcileTime?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -1312,12 +2021,15 @@ export type DistributorLinkSelectScalar = {
   requestHash?: boolean
 }
 
-export type DistributorLinkOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "sandbox" | "publisherKeyEncrypted" | "fingerprint" | "state" | "outstandingNanos" | "reservedNanos" | "outstandingLimitNanos" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["distributorLink"]>
+export type DistributorLinkOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "sandbox" | "publisherKeyEncrypted" | "fingerprint" | "state" | "outstandingNanos" | "reservedNanos" | "outstandingLimitNanos" | "issuedNanos" | "reversedNanos" | "reconcileLeaseUntil" | "reconcileTime" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["distributorLink"]>
 export type DistributorLinkInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   campaigns?: boolean | Prisma.DistributorLink$campaignsArgs<ExtArgs>
   purchases?: boolean | Prisma.DistributorLink$purchasesArgs<ExtArgs>
   settlements?: boolean | Prisma.DistributorLink$settlementsArgs<ExtArgs>
+  reversals?: boolean | Prisma.DistributorLink$reversalsArgs<ExtArgs>
+  reconciliationCursors?: boolean | Prisma.DistributorLink$reconciliationCursorsArgs<ExtArgs>
+  findings?: boolean | Prisma.DistributorLink$findingsArgs<ExtArgs>
   _count?: boolean | Prisma.DistributorLinkCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type DistributorLinkIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1334,6 +2046,9 @@ export type $DistributorLinkPayload<ExtArgs extends runtime.Types.Extensions.Int
     campaigns: Prisma.$CampaignPayload<ExtArgs>[]
     purchases: Prisma.$PurchasePayload<ExtArgs>[]
     settlements: Prisma.$SettlementPayload<ExtArgs>[]
+    reversals: Prisma.$PurchaseReversalPayload<ExtArgs>[]
+    reconciliationCursors: Prisma.$ReconciliationCursorPayload<ExtArgs>[]
+    findings: Prisma.$ReconciliationFindingPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1341,7 +2056,8 @@ export type $DistributorLinkPayload<ExtArgs extends runtime.Types.Extensions.Int
     displayName: string
     sandbox: boolean
     /**
-     * AES-256-GCM under ENCORE_MASTER_KEY: iv || tag || ciphertext.
+     * AES-256-GCM under the master key: format, master key id, iv, tag, ciphertext
+     * (src/services/secret-box.ts; older rows: iv || tag || ciphertext).
      */
     publisherKeyEncrypted: runtime.Bytes
     fingerprint: string
@@ -1349,6 +2065,17 @@ export type $DistributorLinkPayload<ExtArgs extends runtime.Types.Extensions.Int
     outstandingNanos: bigint
     reservedNanos: bigint
     outstandingLimitNanos: bigint
+    /**
+     * Credit ever issued through the link, and the part of it reversed since (refunds and
+     * chargebacks, issue 15): outstanding == issued - reversed - settled.
+     */
+    issuedNanos: bigint
+    reversedNanos: bigint
+    /**
+     * Lease of the reconciliation job (several replicas share the work), and the last pass's end.
+     */
+    reconcileLeaseUntil: Date | null
+    reconcileTime: Date | null
     version: number
     createTime: Date
     updateTime: Date
@@ -1755,6 +2482,9 @@ export interface Prisma__DistributorLinkClient<T, Null = never, ExtArgs extends 
   campaigns<T extends Prisma.DistributorLink$campaignsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DistributorLink$campaignsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CampaignPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   purchases<T extends Prisma.DistributorLink$purchasesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DistributorLink$purchasesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PurchasePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   settlements<T extends Prisma.DistributorLink$settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DistributorLink$settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  reversals<T extends Prisma.DistributorLink$reversalsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DistributorLink$reversalsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PurchaseReversalPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  reconciliationCursors<T extends Prisma.DistributorLink$reconciliationCursorsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DistributorLink$reconciliationCursorsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReconciliationCursorPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  findings<T extends Prisma.DistributorLink$findingsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DistributorLink$findingsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReconciliationFindingPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1794,6 +2524,10 @@ export interface DistributorLinkFieldRefs {
   readonly outstandingNanos: Prisma.FieldRef<"DistributorLink", 'BigInt'>
   readonly reservedNanos: Prisma.FieldRef<"DistributorLink", 'BigInt'>
   readonly outstandingLimitNanos: Prisma.FieldRef<"DistributorLink", 'BigInt'>
+  readonly issuedNanos: Prisma.FieldRef<"DistributorLink", 'BigInt'>
+  readonly reversedNanos: Prisma.FieldRef<"DistributorLink", 'BigInt'>
+  readonly reconcileLeaseUntil: Prisma.FieldRef<"DistributorLink", 'DateTime'>
+  readonly reconcileTime: Prisma.FieldRef<"DistributorLink", 'DateTime'>
   readonly version: Prisma.FieldRef<"DistributorLink", 'Int'>
   readonly createTime: Prisma.FieldRef<"DistributorLink", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"DistributorLink", 'DateTime'>
@@ -2269,6 +3003,78 @@ export type DistributorLink$settlementsArgs<ExtArgs extends runtime.Types.Extens
   take?: number
   skip?: number
   distinct?: Prisma.SettlementScalarFieldEnum | Prisma.SettlementScalarFieldEnum[]
+}
+
+/**
+ * DistributorLink.reversals
+ */
+export type DistributorLink$reversalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PurchaseReversal
+   */
+  select?: Prisma.PurchaseReversalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PurchaseReversal
+   */
+  omit?: Prisma.PurchaseReversalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PurchaseReversalInclude<ExtArgs> | null
+  where?: Prisma.PurchaseReversalWhereInput
+  orderBy?: Prisma.PurchaseReversalOrderByWithRelationInput | Prisma.PurchaseReversalOrderByWithRelationInput[]
+  cursor?: Prisma.PurchaseReversalWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PurchaseReversalScalarFieldEnum | Prisma.PurchaseReversalScalarFieldEnum[]
+}
+
+/**
+ * DistributorLink.reconciliationCursors
+ */
+export type DistributorLink$reconciliationCursorsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ReconciliationCursor
+   */
+  select?: Prisma.ReconciliationCursorSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ReconciliationCursor
+   */
+  omit?: Prisma.ReconciliationCursorOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReconciliationCursorInclude<ExtArgs> | null
+  where?: Prisma.ReconciliationCursorWhereInput
+  orderBy?: Prisma.ReconciliationCursorOrderByWithRelationInput | Prisma.ReconciliationCursorOrderByWithRelationInput[]
+  cursor?: Prisma.ReconciliationCursorWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReconciliationCursorScalarFieldEnum | Prisma.ReconciliationCursorScalarFieldEnum[]
+}
+
+/**
+ * DistributorLink.findings
+ */
+export type DistributorLink$findingsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ReconciliationFinding
+   */
+  select?: Prisma.ReconciliationFindingSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ReconciliationFinding
+   */
+  omit?: Prisma.ReconciliationFindingOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReconciliationFindingInclude<ExtArgs> | null
+  where?: Prisma.ReconciliationFindingWhereInput
+  orderBy?: Prisma.ReconciliationFindingOrderByWithRelationInput | Prisma.ReconciliationFindingOrderByWithRelationInput[]
+  cursor?: Prisma.ReconciliationFindingWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReconciliationFindingScalarFieldEnum | Prisma.ReconciliationFindingScalarFieldEnum[]
 }
 
 /**

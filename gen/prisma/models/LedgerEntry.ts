@@ -42,6 +42,7 @@ export type LedgerEntryMinAggregateOutputType = {
   purchaseId: string | null
   checkoutSessionId: string | null
   resourceId: string | null
+  reversalId: string | null
   createTime: Date | null
 }
 
@@ -53,6 +54,7 @@ export type LedgerEntryMaxAggregateOutputType = {
   purchaseId: string | null
   checkoutSessionId: string | null
   resourceId: string | null
+  reversalId: string | null
   createTime: Date | null
 }
 
@@ -64,6 +66,7 @@ export type LedgerEntryCountAggregateOutputType = {
   purchaseId: number
   checkoutSessionId: number
   resourceId: number
+  reversalId: number
   createTime: number
   _all: number
 }
@@ -85,6 +88,7 @@ export type LedgerEntryMinAggregateInputType = {
   purchaseId?: true
   checkoutSessionId?: true
   resourceId?: true
+  reversalId?: true
   createTime?: true
 }
 
@@ -96,6 +100,7 @@ export type LedgerEntryMaxAggregateInputType = {
   purchaseId?: true
   checkoutSessionId?: true
   resourceId?: true
+  reversalId?: true
   createTime?: true
 }
 
@@ -107,6 +112,7 @@ export type LedgerEntryCountAggregateInputType = {
   purchaseId?: true
   checkoutSessionId?: true
   resourceId?: true
+  reversalId?: true
   createTime?: true
   _all?: true
 }
@@ -205,6 +211,7 @@ export type LedgerEntryGroupByOutputType = {
   purchaseId: string | null
   checkoutSessionId: string | null
   resourceId: string | null
+  reversalId: string | null
   createTime: Date
   _count: LedgerEntryCountAggregateOutputType | null
   _avg: LedgerEntryAvgAggregateOutputType | null
@@ -239,9 +246,11 @@ export type LedgerEntryWhereInput = {
   purchaseId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
   checkoutSessionId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
   resourceId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
+  reversalId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
   createTime?: Prisma.DateTimeFilter<"LedgerEntry"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   purchase?: Prisma.XOR<Prisma.PurchaseNullableScalarRelationFilter, Prisma.PurchaseWhereInput> | null
+  reversal?: Prisma.XOR<Prisma.PurchaseReversalNullableScalarRelationFilter, Prisma.PurchaseReversalWhereInput> | null
   checkoutSession?: Prisma.XOR<Prisma.CheckoutSessionNullableScalarRelationFilter, Prisma.CheckoutSessionWhereInput> | null
 }
 
@@ -253,9 +262,11 @@ export type LedgerEntryOrderByWithRelationInput = {
   purchaseId?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutSessionId?: Prisma.SortOrderInput | Prisma.SortOrder
   resourceId?: Prisma.SortOrderInput | Prisma.SortOrder
+  reversalId?: Prisma.SortOrderInput | Prisma.SortOrder
   createTime?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   purchase?: Prisma.PurchaseOrderByWithRelationInput
+  reversal?: Prisma.PurchaseReversalOrderByWithRelationInput
   checkoutSession?: Prisma.CheckoutSessionOrderByWithRelationInput
 }
 
@@ -270,9 +281,11 @@ export type LedgerEntryWhereUniqueInput = Prisma.AtLeast<{
   type?: Prisma.EnumLedgerTypeFilter<"LedgerEntry"> | $Enums.LedgerType
   amountNanos?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
   resourceId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
+  reversalId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
   createTime?: Prisma.DateTimeFilter<"LedgerEntry"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   purchase?: Prisma.XOR<Prisma.PurchaseNullableScalarRelationFilter, Prisma.PurchaseWhereInput> | null
+  reversal?: Prisma.XOR<Prisma.PurchaseReversalNullableScalarRelationFilter, Prisma.PurchaseReversalWhereInput> | null
   checkoutSession?: Prisma.XOR<Prisma.CheckoutSessionNullableScalarRelationFilter, Prisma.CheckoutSessionWhereInput> | null
 }, "id" | "purchaseId" | "checkoutSessionId">
 
@@ -284,6 +297,7 @@ export type LedgerEntryOrderByWithAggregationInput = {
   purchaseId?: Prisma.SortOrderInput | Prisma.SortOrder
   checkoutSessionId?: Prisma.SortOrderInput | Prisma.SortOrder
   resourceId?: Prisma.SortOrderInput | Prisma.SortOrder
+  reversalId?: Prisma.SortOrderInput | Prisma.SortOrder
   createTime?: Prisma.SortOrder
   _count?: Prisma.LedgerEntryCountOrderByAggregateInput
   _avg?: Prisma.LedgerEntryAvgOrderByAggregateInput
@@ -303,6 +317,7 @@ export type LedgerEntryScalarWhereWithAggregatesInput = {
   purchaseId?: Prisma.StringNullableWithAggregatesFilter<"LedgerEntry"> | string | null
   checkoutSessionId?: Prisma.StringNullableWithAggregatesFilter<"LedgerEntry"> | string | null
   resourceId?: Prisma.StringNullableWithAggregatesFilter<"LedgerEntry"> | string | null
+  reversalId?: Prisma.StringNullableWithAggregatesFilter<"LedgerEntry"> | string | null
   createTime?: Prisma.DateTimeWithAggregatesFilter<"LedgerEntry"> | Date | string
 }
 
@@ -314,6 +329,7 @@ export type LedgerEntryCreateInput = {
   createTime?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutLedgerInput
   purchase?: Prisma.PurchaseCreateNestedOneWithoutLedgerInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutLedgerInput
   checkoutSession?: Prisma.CheckoutSessionCreateNestedOneWithoutLedgerInput
 }
 
@@ -325,6 +341,7 @@ export type LedgerEntryUncheckedCreateInput = {
   purchaseId?: string | null
   checkoutSessionId?: string | null
   resourceId?: string | null
+  reversalId?: string | null
   createTime?: Date | string
 }
 
@@ -336,6 +353,7 @@ export type LedgerEntryUpdateInput = {
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutLedgerNestedInput
   purchase?: Prisma.PurchaseUpdateOneWithoutLedgerNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutLedgerNestedInput
   checkoutSession?: Prisma.CheckoutSessionUpdateOneWithoutLedgerNestedInput
 }
 
@@ -347,6 +365,7 @@ export type LedgerEntryUncheckedUpdateInput = {
   purchaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutSessionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reversalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -358,6 +377,7 @@ export type LedgerEntryCreateManyInput = {
   purchaseId?: string | null
   checkoutSessionId?: string | null
   resourceId?: string | null
+  reversalId?: string | null
   createTime?: Date | string
 }
 
@@ -377,6 +397,7 @@ export type LedgerEntryUncheckedUpdateManyInput = {
   purchaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutSessionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reversalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -403,6 +424,7 @@ export type LedgerEntryCountOrderByAggregateInput = {
   purchaseId?: Prisma.SortOrder
   checkoutSessionId?: Prisma.SortOrder
   resourceId?: Prisma.SortOrder
+  reversalId?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
 }
 
@@ -418,6 +440,7 @@ export type LedgerEntryMaxOrderByAggregateInput = {
   purchaseId?: Prisma.SortOrder
   checkoutSessionId?: Prisma.SortOrder
   resourceId?: Prisma.SortOrder
+  reversalId?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
 }
 
@@ -429,6 +452,7 @@ export type LedgerEntryMinOrderByAggregateInput = {
   purchaseId?: Prisma.SortOrder
   checkoutSessionId?: Prisma.SortOrder
   resourceId?: Prisma.SortOrder
+  reversalId?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
 }
 
@@ -466,6 +490,48 @@ export type LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput = {
   delete?: Prisma.LedgerEntryWhereInput | boolean
   connect?: Prisma.LedgerEntryWhereUniqueInput
   update?: Prisma.XOR<Prisma.XOR<Prisma.LedgerEntryUpdateToOneWithWhereWithoutPurchaseInput, Prisma.LedgerEntryUpdateWithoutPurchaseInput>, Prisma.LedgerEntryUncheckedUpdateWithoutPurchaseInput>
+}
+
+export type LedgerEntryCreateNestedManyWithoutReversalInput = {
+  create?: Prisma.XOR<Prisma.LedgerEntryCreateWithoutReversalInput, Prisma.LedgerEntryUncheckedCreateWithoutReversalInput> | Prisma.LedgerEntryCreateWithoutReversalInput[] | Prisma.LedgerEntryUncheckedCreateWithoutReversalInput[]
+  connectOrCreate?: Prisma.LedgerEntryCreateOrConnectWithoutReversalInput | Prisma.LedgerEntryCreateOrConnectWithoutReversalInput[]
+  createMany?: Prisma.LedgerEntryCreateManyReversalInputEnvelope
+  connect?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+}
+
+export type LedgerEntryUncheckedCreateNestedManyWithoutReversalInput = {
+  create?: Prisma.XOR<Prisma.LedgerEntryCreateWithoutReversalInput, Prisma.LedgerEntryUncheckedCreateWithoutReversalInput> | Prisma.LedgerEntryCreateWithoutReversalInput[] | Prisma.LedgerEntryUncheckedCreateWithoutReversalInput[]
+  connectOrCreate?: Prisma.LedgerEntryCreateOrConnectWithoutReversalInput | Prisma.LedgerEntryCreateOrConnectWithoutReversalInput[]
+  createMany?: Prisma.LedgerEntryCreateManyReversalInputEnvelope
+  connect?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+}
+
+export type LedgerEntryUpdateManyWithoutReversalNestedInput = {
+  create?: Prisma.XOR<Prisma.LedgerEntryCreateWithoutReversalInput, Prisma.LedgerEntryUncheckedCreateWithoutReversalInput> | Prisma.LedgerEntryCreateWithoutReversalInput[] | Prisma.LedgerEntryUncheckedCreateWithoutReversalInput[]
+  connectOrCreate?: Prisma.LedgerEntryCreateOrConnectWithoutReversalInput | Prisma.LedgerEntryCreateOrConnectWithoutReversalInput[]
+  upsert?: Prisma.LedgerEntryUpsertWithWhereUniqueWithoutReversalInput | Prisma.LedgerEntryUpsertWithWhereUniqueWithoutReversalInput[]
+  createMany?: Prisma.LedgerEntryCreateManyReversalInputEnvelope
+  set?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  disconnect?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  delete?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  connect?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  update?: Prisma.LedgerEntryUpdateWithWhereUniqueWithoutReversalInput | Prisma.LedgerEntryUpdateWithWhereUniqueWithoutReversalInput[]
+  updateMany?: Prisma.LedgerEntryUpdateManyWithWhereWithoutReversalInput | Prisma.LedgerEntryUpdateManyWithWhereWithoutReversalInput[]
+  deleteMany?: Prisma.LedgerEntryScalarWhereInput | Prisma.LedgerEntryScalarWhereInput[]
+}
+
+export type LedgerEntryUncheckedUpdateManyWithoutReversalNestedInput = {
+  create?: Prisma.XOR<Prisma.LedgerEntryCreateWithoutReversalInput, Prisma.LedgerEntryUncheckedCreateWithoutReversalInput> | Prisma.LedgerEntryCreateWithoutReversalInput[] | Prisma.LedgerEntryUncheckedCreateWithoutReversalInput[]
+  connectOrCreate?: Prisma.LedgerEntryCreateOrConnectWithoutReversalInput | Prisma.LedgerEntryCreateOrConnectWithoutReversalInput[]
+  upsert?: Prisma.LedgerEntryUpsertWithWhereUniqueWithoutReversalInput | Prisma.LedgerEntryUpsertWithWhereUniqueWithoutReversalInput[]
+  createMany?: Prisma.LedgerEntryCreateManyReversalInputEnvelope
+  set?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  disconnect?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  delete?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  connect?: Prisma.LedgerEntryWhereUniqueInput | Prisma.LedgerEntryWhereUniqueInput[]
+  update?: Prisma.LedgerEntryUpdateWithWhereUniqueWithoutReversalInput | Prisma.LedgerEntryUpdateWithWhereUniqueWithoutReversalInput[]
+  updateMany?: Prisma.LedgerEntryUpdateManyWithWhereWithoutReversalInput | Prisma.LedgerEntryUpdateManyWithWhereWithoutReversalInput[]
+  deleteMany?: Prisma.LedgerEntryScalarWhereInput | Prisma.LedgerEntryScalarWhereInput[]
 }
 
 export type LedgerEntryCreateNestedManyWithoutProjectInput = {
@@ -553,6 +619,7 @@ export type LedgerEntryCreateWithoutPurchaseInput = {
   resourceId?: string | null
   createTime?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutLedgerInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutLedgerInput
   checkoutSession?: Prisma.CheckoutSessionCreateNestedOneWithoutLedgerInput
 }
 
@@ -563,6 +630,7 @@ export type LedgerEntryUncheckedCreateWithoutPurchaseInput = {
   amountNanos: bigint | number
   checkoutSessionId?: string | null
   resourceId?: string | null
+  reversalId?: string | null
   createTime?: Date | string
 }
 
@@ -589,6 +657,7 @@ export type LedgerEntryUpdateWithoutPurchaseInput = {
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutLedgerNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutLedgerNestedInput
   checkoutSession?: Prisma.CheckoutSessionUpdateOneWithoutLedgerNestedInput
 }
 
@@ -599,7 +668,71 @@ export type LedgerEntryUncheckedUpdateWithoutPurchaseInput = {
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   checkoutSessionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reversalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LedgerEntryCreateWithoutReversalInput = {
+  id: string
+  type: $Enums.LedgerType
+  amountNanos: bigint | number
+  resourceId?: string | null
+  createTime?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutLedgerInput
+  purchase?: Prisma.PurchaseCreateNestedOneWithoutLedgerInput
+  checkoutSession?: Prisma.CheckoutSessionCreateNestedOneWithoutLedgerInput
+}
+
+export type LedgerEntryUncheckedCreateWithoutReversalInput = {
+  id: string
+  projectId: string
+  type: $Enums.LedgerType
+  amountNanos: bigint | number
+  purchaseId?: string | null
+  checkoutSessionId?: string | null
+  resourceId?: string | null
+  createTime?: Date | string
+}
+
+export type LedgerEntryCreateOrConnectWithoutReversalInput = {
+  where: Prisma.LedgerEntryWhereUniqueInput
+  create: Prisma.XOR<Prisma.LedgerEntryCreateWithoutReversalInput, Prisma.LedgerEntryUncheckedCreateWithoutReversalInput>
+}
+
+export type LedgerEntryCreateManyReversalInputEnvelope = {
+  data: Prisma.LedgerEntryCreateManyReversalInput | Prisma.LedgerEntryCreateManyReversalInput[]
+  skipDuplicates?: boolean
+}
+
+export type LedgerEntryUpsertWithWhereUniqueWithoutReversalInput = {
+  where: Prisma.LedgerEntryWhereUniqueInput
+  update: Prisma.XOR<Prisma.LedgerEntryUpdateWithoutReversalInput, Prisma.LedgerEntryUncheckedUpdateWithoutReversalInput>
+  create: Prisma.XOR<Prisma.LedgerEntryCreateWithoutReversalInput, Prisma.LedgerEntryUncheckedCreateWithoutReversalInput>
+}
+
+export type LedgerEntryUpdateWithWhereUniqueWithoutReversalInput = {
+  where: Prisma.LedgerEntryWhereUniqueInput
+  data: Prisma.XOR<Prisma.LedgerEntryUpdateWithoutReversalInput, Prisma.LedgerEntryUncheckedUpdateWithoutReversalInput>
+}
+
+export type LedgerEntryUpdateManyWithWhereWithoutReversalInput = {
+  where: Prisma.LedgerEntryScalarWhereInput
+  data: Prisma.XOR<Prisma.LedgerEntryUpdateManyMutationInput, Prisma.LedgerEntryUncheckedUpdateManyWithoutReversalInput>
+}
+
+export type LedgerEntryScalarWhereInput = {
+  AND?: Prisma.LedgerEntryScalarWhereInput | Prisma.LedgerEntryScalarWhereInput[]
+  OR?: Prisma.LedgerEntryScalarWhereInput[]
+  NOT?: Prisma.LedgerEntryScalarWhereInput | Prisma.LedgerEntryScalarWhereInput[]
+  id?: Prisma.StringFilter<"LedgerEntry"> | string
+  projectId?: Prisma.StringFilter<"LedgerEntry"> | string
+  type?: Prisma.EnumLedgerTypeFilter<"LedgerEntry"> | $Enums.LedgerType
+  amountNanos?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
+  purchaseId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
+  checkoutSessionId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
+  resourceId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
+  reversalId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
+  createTime?: Prisma.DateTimeFilter<"LedgerEntry"> | Date | string
 }
 
 export type LedgerEntryCreateWithoutProjectInput = {
@@ -609,6 +742,7 @@ export type LedgerEntryCreateWithoutProjectInput = {
   resourceId?: string | null
   createTime?: Date | string
   purchase?: Prisma.PurchaseCreateNestedOneWithoutLedgerInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutLedgerInput
   checkoutSession?: Prisma.CheckoutSessionCreateNestedOneWithoutLedgerInput
 }
 
@@ -619,6 +753,7 @@ export type LedgerEntryUncheckedCreateWithoutProjectInput = {
   purchaseId?: string | null
   checkoutSessionId?: string | null
   resourceId?: string | null
+  reversalId?: string | null
   createTime?: Date | string
 }
 
@@ -648,20 +783,6 @@ export type LedgerEntryUpdateManyWithWhereWithoutProjectInput = {
   data: Prisma.XOR<Prisma.LedgerEntryUpdateManyMutationInput, Prisma.LedgerEntryUncheckedUpdateManyWithoutProjectInput>
 }
 
-export type LedgerEntryScalarWhereInput = {
-  AND?: Prisma.LedgerEntryScalarWhereInput | Prisma.LedgerEntryScalarWhereInput[]
-  OR?: Prisma.LedgerEntryScalarWhereInput[]
-  NOT?: Prisma.LedgerEntryScalarWhereInput | Prisma.LedgerEntryScalarWhereInput[]
-  id?: Prisma.StringFilter<"LedgerEntry"> | string
-  projectId?: Prisma.StringFilter<"LedgerEntry"> | string
-  type?: Prisma.EnumLedgerTypeFilter<"LedgerEntry"> | $Enums.LedgerType
-  amountNanos?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
-  purchaseId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
-  checkoutSessionId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
-  resourceId?: Prisma.StringNullableFilter<"LedgerEntry"> | string | null
-  createTime?: Prisma.DateTimeFilter<"LedgerEntry"> | Date | string
-}
-
 export type LedgerEntryCreateWithoutCheckoutSessionInput = {
   id: string
   type: $Enums.LedgerType
@@ -670,6 +791,7 @@ export type LedgerEntryCreateWithoutCheckoutSessionInput = {
   createTime?: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutLedgerInput
   purchase?: Prisma.PurchaseCreateNestedOneWithoutLedgerInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutLedgerInput
 }
 
 export type LedgerEntryUncheckedCreateWithoutCheckoutSessionInput = {
@@ -679,6 +801,7 @@ export type LedgerEntryUncheckedCreateWithoutCheckoutSessionInput = {
   amountNanos: bigint | number
   purchaseId?: string | null
   resourceId?: string | null
+  reversalId?: string | null
   createTime?: Date | string
 }
 
@@ -706,6 +829,7 @@ export type LedgerEntryUpdateWithoutCheckoutSessionInput = {
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutLedgerNestedInput
   purchase?: Prisma.PurchaseUpdateOneWithoutLedgerNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutLedgerNestedInput
 }
 
 export type LedgerEntryUncheckedUpdateWithoutCheckoutSessionInput = {
@@ -714,6 +838,51 @@ export type LedgerEntryUncheckedUpdateWithoutCheckoutSessionInput = {
   type?: Prisma.EnumLedgerTypeFieldUpdateOperationsInput | $Enums.LedgerType
   amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   purchaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reversalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LedgerEntryCreateManyReversalInput = {
+  id: string
+  projectId: string
+  type: $Enums.LedgerType
+  amountNanos: bigint | number
+  purchaseId?: string | null
+  checkoutSessionId?: string | null
+  resourceId?: string | null
+  createTime?: Date | string
+}
+
+export type LedgerEntryUpdateWithoutReversalInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumLedgerTypeFieldUpdateOperationsInput | $Enums.LedgerType
+  amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutLedgerNestedInput
+  purchase?: Prisma.PurchaseUpdateOneWithoutLedgerNestedInput
+  checkoutSession?: Prisma.CheckoutSessionUpdateOneWithoutLedgerNestedInput
+}
+
+export type LedgerEntryUncheckedUpdateWithoutReversalInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumLedgerTypeFieldUpdateOperationsInput | $Enums.LedgerType
+  amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  purchaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutSessionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LedgerEntryUncheckedUpdateManyWithoutReversalInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumLedgerTypeFieldUpdateOperationsInput | $Enums.LedgerType
+  amountNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  purchaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  checkoutSessionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -725,6 +894,7 @@ export type LedgerEntryCreateManyProjectInput = {
   purchaseId?: string | null
   checkoutSessionId?: string | null
   resourceId?: string | null
+  reversalId?: string | null
   createTime?: Date | string
 }
 
@@ -735,6 +905,7 @@ export type LedgerEntryUpdateWithoutProjectInput = {
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   purchase?: Prisma.PurchaseUpdateOneWithoutLedgerNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutLedgerNestedInput
   checkoutSession?: Prisma.CheckoutSessionUpdateOneWithoutLedgerNestedInput
 }
 
@@ -745,6 +916,7 @@ export type LedgerEntryUncheckedUpdateWithoutProjectInput = {
   purchaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutSessionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reversalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -755,6 +927,7 @@ export type LedgerEntryUncheckedUpdateManyWithoutProjectInput = {
   purchaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   checkoutSessionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resourceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reversalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -768,9 +941,11 @@ export type LedgerEntrySelect<ExtArgs extends runtime.Types.Extensions.InternalA
   purchaseId?: boolean
   checkoutSessionId?: boolean
   resourceId?: boolean
+  reversalId?: boolean
   createTime?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   purchase?: boolean | Prisma.LedgerEntry$purchaseArgs<ExtArgs>
+  reversal?: boolean | Prisma.LedgerEntry$reversalArgs<ExtArgs>
   checkoutSession?: boolean | Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerEntry"]>
 
@@ -782,9 +957,11 @@ export type LedgerEntrySelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   purchaseId?: boolean
   checkoutSessionId?: boolean
   resourceId?: boolean
+  reversalId?: boolean
   createTime?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   purchase?: boolean | Prisma.LedgerEntry$purchaseArgs<ExtArgs>
+  reversal?: boolean | Prisma.LedgerEntry$reversalArgs<ExtArgs>
   checkoutSession?: boolean | Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerEntry"]>
 
@@ -796,9 +973,11 @@ export type LedgerEntrySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   purchaseId?: boolean
   checkoutSessionId?: boolean
   resourceId?: boolean
+  reversalId?: boolean
   createTime?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   purchase?: boolean | Prisma.LedgerEntry$purchaseArgs<ExtArgs>
+  reversal?: boolean | Prisma.LedgerEntry$reversalArgs<ExtArgs>
   checkoutSession?: boolean | Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerEntry"]>
 
@@ -810,23 +989,27 @@ export type LedgerEntrySelectScalar = {
   purchaseId?: boolean
   checkoutSessionId?: boolean
   resourceId?: boolean
+  reversalId?: boolean
   createTime?: boolean
 }
 
-export type LedgerEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "type" | "amountNanos" | "purchaseId" | "checkoutSessionId" | "resourceId" | "createTime", ExtArgs["result"]["ledgerEntry"]>
+export type LedgerEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "type" | "amountNanos" | "purchaseId" | "checkoutSessionId" | "resourceId" | "reversalId" | "createTime", ExtArgs["result"]["ledgerEntry"]>
 export type LedgerEntryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   purchase?: boolean | Prisma.LedgerEntry$purchaseArgs<ExtArgs>
+  reversal?: boolean | Prisma.LedgerEntry$reversalArgs<ExtArgs>
   checkoutSession?: boolean | Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs>
 }
 export type LedgerEntryIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   purchase?: boolean | Prisma.LedgerEntry$purchaseArgs<ExtArgs>
+  reversal?: boolean | Prisma.LedgerEntry$reversalArgs<ExtArgs>
   checkoutSession?: boolean | Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs>
 }
 export type LedgerEntryIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   purchase?: boolean | Prisma.LedgerEntry$purchaseArgs<ExtArgs>
+  reversal?: boolean | Prisma.LedgerEntry$reversalArgs<ExtArgs>
   checkoutSession?: boolean | Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs>
 }
 
@@ -835,6 +1018,7 @@ export type $LedgerEntryPayload<ExtArgs extends runtime.Types.Extensions.Interna
   objects: {
     project: Prisma.$ProjectPayload<ExtArgs>
     purchase: Prisma.$PurchasePayload<ExtArgs> | null
+    reversal: Prisma.$PurchaseReversalPayload<ExtArgs> | null
     checkoutSession: Prisma.$CheckoutSessionPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -851,6 +1035,10 @@ export type $LedgerEntryPayload<ExtArgs extends runtime.Types.Extensions.Interna
     purchaseId: string | null
     checkoutSessionId: string | null
     resourceId: string | null
+    /**
+     * REVERSAL entries: the reversed purchase (several entries when a reversal grows).
+     */
+    reversalId: string | null
     createTime: Date
   }, ExtArgs["result"]["ledgerEntry"]>
   composites: {}
@@ -1248,6 +1436,7 @@ export interface Prisma__LedgerEntryClient<T, Null = never, ExtArgs extends runt
   readonly [Symbol.toStringTag]: "PrismaPromise"
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   purchase<T extends Prisma.LedgerEntry$purchaseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerEntry$purchaseArgs<ExtArgs>>): Prisma.Prisma__PurchaseClient<runtime.Types.Result.GetResult<Prisma.$PurchasePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  reversal<T extends Prisma.LedgerEntry$reversalArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerEntry$reversalArgs<ExtArgs>>): Prisma.Prisma__PurchaseReversalClient<runtime.Types.Result.GetResult<Prisma.$PurchaseReversalPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   checkoutSession<T extends Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerEntry$checkoutSessionArgs<ExtArgs>>): Prisma.Prisma__CheckoutSessionClient<runtime.Types.Result.GetResult<Prisma.$CheckoutSessionPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -1285,6 +1474,7 @@ export interface LedgerEntryFieldRefs {
   readonly purchaseId: Prisma.FieldRef<"LedgerEntry", 'String'>
   readonly checkoutSessionId: Prisma.FieldRef<"LedgerEntry", 'String'>
   readonly resourceId: Prisma.FieldRef<"LedgerEntry", 'String'>
+  readonly reversalId: Prisma.FieldRef<"LedgerEntry", 'String'>
   readonly createTime: Prisma.FieldRef<"LedgerEntry", 'DateTime'>
 }
     
@@ -1703,6 +1893,25 @@ export type LedgerEntry$purchaseArgs<ExtArgs extends runtime.Types.Extensions.In
    */
   include?: Prisma.PurchaseInclude<ExtArgs> | null
   where?: Prisma.PurchaseWhereInput
+}
+
+/**
+ * LedgerEntry.reversal
+ */
+export type LedgerEntry$reversalArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PurchaseReversal
+   */
+  select?: Prisma.PurchaseReversalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PurchaseReversal
+   */
+  omit?: Prisma.PurchaseReversalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PurchaseReversalInclude<ExtArgs> | null
+  where?: Prisma.PurchaseReversalWhereInput
 }
 
 /**

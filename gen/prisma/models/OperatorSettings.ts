@@ -298,14 +298,6 @@ export type OperatorSettingsUncheckedUpdateManyInput = {
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
-export type StringNullableListFilter<$PrismaModel = never> = {
-  equals?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
-  has?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
-  hasEvery?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
-  hasSome?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
-  isEmpty?: boolean
-}
-
 export type OperatorSettingsCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   defaultOutstandingLimitNanos?: Prisma.SortOrder

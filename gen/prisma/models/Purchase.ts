@@ -52,6 +52,7 @@ export type PurchaseMinAggregateOutputType = {
   sandbox: boolean | null
   language: string | null
   leaseUntil: Date | null
+  finalizeUntil: Date | null
   createTime: Date | null
   updateTime: Date | null
   creditTime: Date | null
@@ -71,6 +72,7 @@ export type PurchaseMaxAggregateOutputType = {
   sandbox: boolean | null
   language: string | null
   leaseUntil: Date | null
+  finalizeUntil: Date | null
   createTime: Date | null
   updateTime: Date | null
   creditTime: Date | null
@@ -90,6 +92,7 @@ export type PurchaseCountAggregateOutputType = {
   sandbox: number
   language: number
   leaseUntil: number
+  finalizeUntil: number
   createTime: number
   updateTime: number
   creditTime: number
@@ -123,6 +126,7 @@ export type PurchaseMinAggregateInputType = {
   sandbox?: true
   language?: true
   leaseUntil?: true
+  finalizeUntil?: true
   createTime?: true
   updateTime?: true
   creditTime?: true
@@ -142,6 +146,7 @@ export type PurchaseMaxAggregateInputType = {
   sandbox?: true
   language?: true
   leaseUntil?: true
+  finalizeUntil?: true
   createTime?: true
   updateTime?: true
   creditTime?: true
@@ -161,6 +166,7 @@ export type PurchaseCountAggregateInputType = {
   sandbox?: true
   language?: true
   leaseUntil?: true
+  finalizeUntil?: true
   createTime?: true
   updateTime?: true
   creditTime?: true
@@ -267,6 +273,7 @@ export type PurchaseGroupByOutputType = {
   sandbox: boolean
   language: string
   leaseUntil: Date | null
+  finalizeUntil: Date | null
   createTime: Date
   updateTime: Date
   creditTime: Date | null
@@ -309,6 +316,7 @@ export type PurchaseWhereInput = {
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
   language?: Prisma.StringFilter<"Purchase"> | string
   leaseUntil?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  finalizeUntil?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   createTime?: Prisma.DateTimeFilter<"Purchase"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Purchase"> | Date | string
   creditTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
@@ -317,6 +325,8 @@ export type PurchaseWhereInput = {
   link?: Prisma.XOR<Prisma.DistributorLinkScalarRelationFilter, Prisma.DistributorLinkWhereInput>
   requests?: Prisma.PurchaseRequestListRelationFilter
   ledger?: Prisma.XOR<Prisma.LedgerEntryNullableScalarRelationFilter, Prisma.LedgerEntryWhereInput> | null
+  reversal?: Prisma.XOR<Prisma.PurchaseReversalNullableScalarRelationFilter, Prisma.PurchaseReversalWhereInput> | null
+  findings?: Prisma.ReconciliationFindingListRelationFilter
 }
 
 export type PurchaseOrderByWithRelationInput = {
@@ -333,6 +343,7 @@ export type PurchaseOrderByWithRelationInput = {
   sandbox?: Prisma.SortOrder
   language?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  finalizeUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
   creditTime?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -341,6 +352,8 @@ export type PurchaseOrderByWithRelationInput = {
   link?: Prisma.DistributorLinkOrderByWithRelationInput
   requests?: Prisma.PurchaseRequestOrderByRelationAggregateInput
   ledger?: Prisma.LedgerEntryOrderByWithRelationInput
+  reversal?: Prisma.PurchaseReversalOrderByWithRelationInput
+  findings?: Prisma.ReconciliationFindingOrderByRelationAggregateInput
 }
 
 export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
@@ -360,6 +373,7 @@ export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
   language?: Prisma.StringFilter<"Purchase"> | string
   leaseUntil?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  finalizeUntil?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   createTime?: Prisma.DateTimeFilter<"Purchase"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Purchase"> | Date | string
   creditTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
@@ -368,6 +382,8 @@ export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
   link?: Prisma.XOR<Prisma.DistributorLinkScalarRelationFilter, Prisma.DistributorLinkWhereInput>
   requests?: Prisma.PurchaseRequestListRelationFilter
   ledger?: Prisma.XOR<Prisma.LedgerEntryNullableScalarRelationFilter, Prisma.LedgerEntryWhereInput> | null
+  reversal?: Prisma.XOR<Prisma.PurchaseReversalNullableScalarRelationFilter, Prisma.PurchaseReversalWhereInput> | null
+  findings?: Prisma.ReconciliationFindingListRelationFilter
 }, "id" | "orderId">
 
 export type PurchaseOrderByWithAggregationInput = {
@@ -384,6 +400,7 @@ export type PurchaseOrderByWithAggregationInput = {
   sandbox?: Prisma.SortOrder
   language?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  finalizeUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
   creditTime?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -411,6 +428,7 @@ export type PurchaseScalarWhereWithAggregatesInput = {
   sandbox?: Prisma.BoolWithAggregatesFilter<"Purchase"> | boolean
   language?: Prisma.StringWithAggregatesFilter<"Purchase"> | string
   leaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Purchase"> | Date | string | null
+  finalizeUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Purchase"> | Date | string | null
   createTime?: Prisma.DateTimeWithAggregatesFilter<"Purchase"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"Purchase"> | Date | string
   creditTime?: Prisma.DateTimeNullableWithAggregatesFilter<"Purchase"> | Date | string | null
@@ -427,6 +445,7 @@ export type PurchaseCreateInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -435,6 +454,8 @@ export type PurchaseCreateInput = {
   link: Prisma.DistributorLinkCreateNestedOneWithoutPurchasesInput
   requests?: Prisma.PurchaseRequestCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseUncheckedCreateInput = {
@@ -451,11 +472,14 @@ export type PurchaseUncheckedCreateInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalUncheckedCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseUpdateInput = {
@@ -469,6 +493,7 @@ export type PurchaseUpdateInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -477,6 +502,8 @@ export type PurchaseUpdateInput = {
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput
   requests?: Prisma.PurchaseRequestUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateInput = {
@@ -493,11 +520,14 @@ export type PurchaseUncheckedUpdateInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUncheckedUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseCreateManyInput = {
@@ -514,6 +544,7 @@ export type PurchaseCreateManyInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -530,6 +561,7 @@ export type PurchaseUpdateManyMutationInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -549,6 +581,7 @@ export type PurchaseUncheckedUpdateManyInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -578,6 +611,7 @@ export type PurchaseCountOrderByAggregateInput = {
   sandbox?: Prisma.SortOrder
   language?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
+  finalizeUntil?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
   creditTime?: Prisma.SortOrder
@@ -603,6 +637,7 @@ export type PurchaseMaxOrderByAggregateInput = {
   sandbox?: Prisma.SortOrder
   language?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
+  finalizeUntil?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
   creditTime?: Prisma.SortOrder
@@ -622,6 +657,7 @@ export type PurchaseMinOrderByAggregateInput = {
   sandbox?: Prisma.SortOrder
   language?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
+  finalizeUntil?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
   creditTime?: Prisma.SortOrder
@@ -631,6 +667,11 @@ export type PurchaseSumOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
+}
+
+export type PurchaseScalarRelationFilter = {
+  is?: Prisma.PurchaseWhereInput
+  isNot?: Prisma.PurchaseWhereInput
 }
 
 export type PurchaseNullableScalarRelationFilter = {
@@ -768,6 +809,34 @@ export type EnumPurchaseStateFieldUpdateOperationsInput = {
   set?: $Enums.PurchaseState
 }
 
+export type PurchaseCreateNestedOneWithoutReversalInput = {
+  create?: Prisma.XOR<Prisma.PurchaseCreateWithoutReversalInput, Prisma.PurchaseUncheckedCreateWithoutReversalInput>
+  connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutReversalInput
+  connect?: Prisma.PurchaseWhereUniqueInput
+}
+
+export type PurchaseUpdateOneRequiredWithoutReversalNestedInput = {
+  create?: Prisma.XOR<Prisma.PurchaseCreateWithoutReversalInput, Prisma.PurchaseUncheckedCreateWithoutReversalInput>
+  connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutReversalInput
+  upsert?: Prisma.PurchaseUpsertWithoutReversalInput
+  connect?: Prisma.PurchaseWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.PurchaseUpdateToOneWithWhereWithoutReversalInput, Prisma.PurchaseUpdateWithoutReversalInput>, Prisma.PurchaseUncheckedUpdateWithoutReversalInput>
+}
+
+export type PurchaseCreateNestedOneWithoutFindingsInput = {
+  create?: Prisma.XOR<Prisma.PurchaseCreateWithoutFindingsInput, Prisma.PurchaseUncheckedCreateWithoutFindingsInput>
+  connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutFindingsInput
+  connect?: Prisma.PurchaseWhereUniqueInput
+}
+
+export type PurchaseUpdateOneRequiredWithoutFindingsNestedInput = {
+  create?: Prisma.XOR<Prisma.PurchaseCreateWithoutFindingsInput, Prisma.PurchaseUncheckedCreateWithoutFindingsInput>
+  connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutFindingsInput
+  upsert?: Prisma.PurchaseUpsertWithoutFindingsInput
+  connect?: Prisma.PurchaseWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.PurchaseUpdateToOneWithWhereWithoutFindingsInput, Prisma.PurchaseUpdateWithoutFindingsInput>, Prisma.PurchaseUncheckedUpdateWithoutFindingsInput>
+}
+
 export type PurchaseCreateNestedOneWithoutRequestsInput = {
   create?: Prisma.XOR<Prisma.PurchaseCreateWithoutRequestsInput, Prisma.PurchaseUncheckedCreateWithoutRequestsInput>
   connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutRequestsInput
@@ -811,6 +880,7 @@ export type PurchaseCreateWithoutLinkInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -818,6 +888,8 @@ export type PurchaseCreateWithoutLinkInput = {
   offer: Prisma.OfferCreateNestedOneWithoutPurchasesInput
   requests?: Prisma.PurchaseRequestCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseUncheckedCreateWithoutLinkInput = {
@@ -833,11 +905,14 @@ export type PurchaseUncheckedCreateWithoutLinkInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalUncheckedCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseCreateOrConnectWithoutLinkInput = {
@@ -883,6 +958,7 @@ export type PurchaseScalarWhereInput = {
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
   language?: Prisma.StringFilter<"Purchase"> | string
   leaseUntil?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  finalizeUntil?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   createTime?: Prisma.DateTimeFilter<"Purchase"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Purchase"> | Date | string
   creditTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
@@ -899,6 +975,7 @@ export type PurchaseCreateWithoutCampaignInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -906,6 +983,8 @@ export type PurchaseCreateWithoutCampaignInput = {
   link: Prisma.DistributorLinkCreateNestedOneWithoutPurchasesInput
   requests?: Prisma.PurchaseRequestCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseUncheckedCreateWithoutCampaignInput = {
@@ -921,11 +1000,14 @@ export type PurchaseUncheckedCreateWithoutCampaignInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalUncheckedCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseCreateOrConnectWithoutCampaignInput = {
@@ -965,6 +1047,7 @@ export type PurchaseCreateWithoutOfferInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -972,6 +1055,8 @@ export type PurchaseCreateWithoutOfferInput = {
   link: Prisma.DistributorLinkCreateNestedOneWithoutPurchasesInput
   requests?: Prisma.PurchaseRequestCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseUncheckedCreateWithoutOfferInput = {
@@ -987,11 +1072,14 @@ export type PurchaseUncheckedCreateWithoutOfferInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedCreateNestedManyWithoutPurchaseInput
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalUncheckedCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseCreateOrConnectWithoutOfferInput = {
@@ -1020,6 +1108,222 @@ export type PurchaseUpdateManyWithWhereWithoutOfferInput = {
   data: Prisma.XOR<Prisma.PurchaseUpdateManyMutationInput, Prisma.PurchaseUncheckedUpdateManyWithoutOfferInput>
 }
 
+export type PurchaseCreateWithoutReversalInput = {
+  id: string
+  orderId: bigint | number
+  transId?: string | null
+  playerId: string
+  state?: $Enums.PurchaseState
+  priceNanos: bigint | number
+  creditNanos: bigint | number
+  sandbox: boolean
+  language: string
+  leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
+  createTime?: Date | string
+  updateTime?: Date | string
+  creditTime?: Date | string | null
+  campaign: Prisma.CampaignCreateNestedOneWithoutPurchasesInput
+  offer: Prisma.OfferCreateNestedOneWithoutPurchasesInput
+  link: Prisma.DistributorLinkCreateNestedOneWithoutPurchasesInput
+  requests?: Prisma.PurchaseRequestCreateNestedManyWithoutPurchaseInput
+  ledger?: Prisma.LedgerEntryCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutPurchaseInput
+}
+
+export type PurchaseUncheckedCreateWithoutReversalInput = {
+  id: string
+  campaignId: string
+  offerId: string
+  linkId: string
+  orderId: bigint | number
+  transId?: string | null
+  playerId: string
+  state?: $Enums.PurchaseState
+  priceNanos: bigint | number
+  creditNanos: bigint | number
+  sandbox: boolean
+  language: string
+  leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
+  createTime?: Date | string
+  updateTime?: Date | string
+  creditTime?: Date | string | null
+  requests?: Prisma.PurchaseRequestUncheckedCreateNestedManyWithoutPurchaseInput
+  ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutPurchaseInput
+}
+
+export type PurchaseCreateOrConnectWithoutReversalInput = {
+  where: Prisma.PurchaseWhereUniqueInput
+  create: Prisma.XOR<Prisma.PurchaseCreateWithoutReversalInput, Prisma.PurchaseUncheckedCreateWithoutReversalInput>
+}
+
+export type PurchaseUpsertWithoutReversalInput = {
+  update: Prisma.XOR<Prisma.PurchaseUpdateWithoutReversalInput, Prisma.PurchaseUncheckedUpdateWithoutReversalInput>
+  create: Prisma.XOR<Prisma.PurchaseCreateWithoutReversalInput, Prisma.PurchaseUncheckedCreateWithoutReversalInput>
+  where?: Prisma.PurchaseWhereInput
+}
+
+export type PurchaseUpdateToOneWithWhereWithoutReversalInput = {
+  where?: Prisma.PurchaseWhereInput
+  data: Prisma.XOR<Prisma.PurchaseUpdateWithoutReversalInput, Prisma.PurchaseUncheckedUpdateWithoutReversalInput>
+}
+
+export type PurchaseUpdateWithoutReversalInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  playerId?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  language?: Prisma.StringFieldUpdateOperationsInput | string
+  leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  campaign?: Prisma.CampaignUpdateOneRequiredWithoutPurchasesNestedInput
+  offer?: Prisma.OfferUpdateOneRequiredWithoutPurchasesNestedInput
+  link?: Prisma.DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput
+  requests?: Prisma.PurchaseRequestUpdateManyWithoutPurchaseNestedInput
+  ledger?: Prisma.LedgerEntryUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutPurchaseNestedInput
+}
+
+export type PurchaseUncheckedUpdateWithoutReversalInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  campaignId?: Prisma.StringFieldUpdateOperationsInput | string
+  offerId?: Prisma.StringFieldUpdateOperationsInput | string
+  linkId?: Prisma.StringFieldUpdateOperationsInput | string
+  orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  playerId?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  language?: Prisma.StringFieldUpdateOperationsInput | string
+  leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  requests?: Prisma.PurchaseRequestUncheckedUpdateManyWithoutPurchaseNestedInput
+  ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutPurchaseNestedInput
+}
+
+export type PurchaseCreateWithoutFindingsInput = {
+  id: string
+  orderId: bigint | number
+  transId?: string | null
+  playerId: string
+  state?: $Enums.PurchaseState
+  priceNanos: bigint | number
+  creditNanos: bigint | number
+  sandbox: boolean
+  language: string
+  leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
+  createTime?: Date | string
+  updateTime?: Date | string
+  creditTime?: Date | string | null
+  campaign: Prisma.CampaignCreateNestedOneWithoutPurchasesInput
+  offer: Prisma.OfferCreateNestedOneWithoutPurchasesInput
+  link: Prisma.DistributorLinkCreateNestedOneWithoutPurchasesInput
+  requests?: Prisma.PurchaseRequestCreateNestedManyWithoutPurchaseInput
+  ledger?: Prisma.LedgerEntryCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutPurchaseInput
+}
+
+export type PurchaseUncheckedCreateWithoutFindingsInput = {
+  id: string
+  campaignId: string
+  offerId: string
+  linkId: string
+  orderId: bigint | number
+  transId?: string | null
+  playerId: string
+  state?: $Enums.PurchaseState
+  priceNanos: bigint | number
+  creditNanos: bigint | number
+  sandbox: boolean
+  language: string
+  leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
+  createTime?: Date | string
+  updateTime?: Date | string
+  creditTime?: Date | string | null
+  requests?: Prisma.PurchaseRequestUncheckedCreateNestedManyWithoutPurchaseInput
+  ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalUncheckedCreateNestedOneWithoutPurchaseInput
+}
+
+export type PurchaseCreateOrConnectWithoutFindingsInput = {
+  where: Prisma.PurchaseWhereUniqueInput
+  create: Prisma.XOR<Prisma.PurchaseCreateWithoutFindingsInput, Prisma.PurchaseUncheckedCreateWithoutFindingsInput>
+}
+
+export type PurchaseUpsertWithoutFindingsInput = {
+  update: Prisma.XOR<Prisma.PurchaseUpdateWithoutFindingsInput, Prisma.PurchaseUncheckedUpdateWithoutFindingsInput>
+  create: Prisma.XOR<Prisma.PurchaseCreateWithoutFindingsInput, Prisma.PurchaseUncheckedCreateWithoutFindingsInput>
+  where?: Prisma.PurchaseWhereInput
+}
+
+export type PurchaseUpdateToOneWithWhereWithoutFindingsInput = {
+  where?: Prisma.PurchaseWhereInput
+  data: Prisma.XOR<Prisma.PurchaseUpdateWithoutFindingsInput, Prisma.PurchaseUncheckedUpdateWithoutFindingsInput>
+}
+
+export type PurchaseUpdateWithoutFindingsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  playerId?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  language?: Prisma.StringFieldUpdateOperationsInput | string
+  leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  campaign?: Prisma.CampaignUpdateOneRequiredWithoutPurchasesNestedInput
+  offer?: Prisma.OfferUpdateOneRequiredWithoutPurchasesNestedInput
+  link?: Prisma.DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput
+  requests?: Prisma.PurchaseRequestUpdateManyWithoutPurchaseNestedInput
+  ledger?: Prisma.LedgerEntryUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutPurchaseNestedInput
+}
+
+export type PurchaseUncheckedUpdateWithoutFindingsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  campaignId?: Prisma.StringFieldUpdateOperationsInput | string
+  offerId?: Prisma.StringFieldUpdateOperationsInput | string
+  linkId?: Prisma.StringFieldUpdateOperationsInput | string
+  orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  playerId?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  language?: Prisma.StringFieldUpdateOperationsInput | string
+  leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  requests?: Prisma.PurchaseRequestUncheckedUpdateManyWithoutPurchaseNestedInput
+  ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUncheckedUpdateOneWithoutPurchaseNestedInput
+}
+
 export type PurchaseCreateWithoutRequestsInput = {
   id: string
   orderId: bigint | number
@@ -1031,6 +1335,7 @@ export type PurchaseCreateWithoutRequestsInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -1038,6 +1343,8 @@ export type PurchaseCreateWithoutRequestsInput = {
   offer: Prisma.OfferCreateNestedOneWithoutPurchasesInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutPurchasesInput
   ledger?: Prisma.LedgerEntryCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseUncheckedCreateWithoutRequestsInput = {
@@ -1054,10 +1361,13 @@ export type PurchaseUncheckedCreateWithoutRequestsInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
   ledger?: Prisma.LedgerEntryUncheckedCreateNestedOneWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalUncheckedCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseCreateOrConnectWithoutRequestsInput = {
@@ -1087,6 +1397,7 @@ export type PurchaseUpdateWithoutRequestsInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1094,6 +1405,8 @@ export type PurchaseUpdateWithoutRequestsInput = {
   offer?: Prisma.OfferUpdateOneRequiredWithoutPurchasesNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput
   ledger?: Prisma.LedgerEntryUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateWithoutRequestsInput = {
@@ -1110,10 +1423,13 @@ export type PurchaseUncheckedUpdateWithoutRequestsInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUncheckedUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseCreateWithoutLedgerInput = {
@@ -1127,6 +1443,7 @@ export type PurchaseCreateWithoutLedgerInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -1134,6 +1451,8 @@ export type PurchaseCreateWithoutLedgerInput = {
   offer: Prisma.OfferCreateNestedOneWithoutPurchasesInput
   link: Prisma.DistributorLinkCreateNestedOneWithoutPurchasesInput
   requests?: Prisma.PurchaseRequestCreateNestedManyWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseUncheckedCreateWithoutLedgerInput = {
@@ -1150,10 +1469,13 @@ export type PurchaseUncheckedCreateWithoutLedgerInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedCreateNestedManyWithoutPurchaseInput
+  reversal?: Prisma.PurchaseReversalUncheckedCreateNestedOneWithoutPurchaseInput
+  findings?: Prisma.ReconciliationFindingUncheckedCreateNestedManyWithoutPurchaseInput
 }
 
 export type PurchaseCreateOrConnectWithoutLedgerInput = {
@@ -1183,6 +1505,7 @@ export type PurchaseUpdateWithoutLedgerInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1190,6 +1513,8 @@ export type PurchaseUpdateWithoutLedgerInput = {
   offer?: Prisma.OfferUpdateOneRequiredWithoutPurchasesNestedInput
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput
   requests?: Prisma.PurchaseRequestUpdateManyWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateWithoutLedgerInput = {
@@ -1206,10 +1531,13 @@ export type PurchaseUncheckedUpdateWithoutLedgerInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedUpdateManyWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUncheckedUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseCreateManyLinkInput = {
@@ -1225,6 +1553,7 @@ export type PurchaseCreateManyLinkInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -1241,6 +1570,7 @@ export type PurchaseUpdateWithoutLinkInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1248,6 +1578,8 @@ export type PurchaseUpdateWithoutLinkInput = {
   offer?: Prisma.OfferUpdateOneRequiredWithoutPurchasesNestedInput
   requests?: Prisma.PurchaseRequestUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateWithoutLinkInput = {
@@ -1263,11 +1595,14 @@ export type PurchaseUncheckedUpdateWithoutLinkInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUncheckedUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateManyWithoutLinkInput = {
@@ -1283,6 +1618,7 @@ export type PurchaseUncheckedUpdateManyWithoutLinkInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1301,6 +1637,7 @@ export type PurchaseCreateManyCampaignInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -1317,6 +1654,7 @@ export type PurchaseUpdateWithoutCampaignInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1324,6 +1662,8 @@ export type PurchaseUpdateWithoutCampaignInput = {
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput
   requests?: Prisma.PurchaseRequestUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateWithoutCampaignInput = {
@@ -1339,11 +1679,14 @@ export type PurchaseUncheckedUpdateWithoutCampaignInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUncheckedUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateManyWithoutCampaignInput = {
@@ -1359,6 +1702,7 @@ export type PurchaseUncheckedUpdateManyWithoutCampaignInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1377,6 +1721,7 @@ export type PurchaseCreateManyOfferInput = {
   sandbox: boolean
   language: string
   leaseUntil?: Date | string | null
+  finalizeUntil?: Date | string | null
   createTime?: Date | string
   updateTime?: Date | string
   creditTime?: Date | string | null
@@ -1393,6 +1738,7 @@ export type PurchaseUpdateWithoutOfferInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1400,6 +1746,8 @@ export type PurchaseUpdateWithoutOfferInput = {
   link?: Prisma.DistributorLinkUpdateOneRequiredWithoutPurchasesNestedInput
   requests?: Prisma.PurchaseRequestUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateWithoutOfferInput = {
@@ -1415,11 +1763,14 @@ export type PurchaseUncheckedUpdateWithoutOfferInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   requests?: Prisma.PurchaseRequestUncheckedUpdateManyWithoutPurchaseNestedInput
   ledger?: Prisma.LedgerEntryUncheckedUpdateOneWithoutPurchaseNestedInput
+  reversal?: Prisma.PurchaseReversalUncheckedUpdateOneWithoutPurchaseNestedInput
+  findings?: Prisma.ReconciliationFindingUncheckedUpdateManyWithoutPurchaseNestedInput
 }
 
 export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
@@ -1435,6 +1786,7 @@ export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
   language?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finalizeUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   creditTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1447,10 +1799,12 @@ export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
 
 export type PurchaseCountOutputType = {
   requests: number
+  findings: number
 }
 
 export type PurchaseCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   requests?: boolean | PurchaseCountOutputTypeCountRequestsArgs
+  findings?: boolean | PurchaseCountOutputTypeCountFindingsArgs
 }
 
 /**
@@ -1470,6 +1824,13 @@ export type PurchaseCountOutputTypeCountRequestsArgs<ExtArgs extends runtime.Typ
   where?: Prisma.PurchaseRequestWhereInput
 }
 
+/**
+ * PurchaseCountOutputType without action
+ */
+export type PurchaseCountOutputTypeCountFindingsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReconciliationFindingWhereInput
+}
+
 
 export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1485,6 +1846,7 @@ export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   sandbox?: boolean
   language?: boolean
   leaseUntil?: boolean
+  finalizeUntil?: boolean
   createTime?: boolean
   updateTime?: boolean
   creditTime?: boolean
@@ -1493,6 +1855,8 @@ export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   link?: boolean | Prisma.DistributorLinkDefaultArgs<ExtArgs>
   requests?: boolean | Prisma.Purchase$requestsArgs<ExtArgs>
   ledger?: boolean | Prisma.Purchase$ledgerArgs<ExtArgs>
+  reversal?: boolean | Prisma.Purchase$reversalArgs<ExtArgs>
+  findings?: boolean | Prisma.Purchase$findingsArgs<ExtArgs>
   _count?: boolean | Prisma.PurchaseCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["purchase"]>
 
@@ -1510,6 +1874,7 @@ export type PurchaseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   sandbox?: boolean
   language?: boolean
   leaseUntil?: boolean
+  finalizeUntil?: boolean
   createTime?: boolean
   updateTime?: boolean
   creditTime?: boolean
@@ -1532,6 +1897,7 @@ export type PurchaseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   sandbox?: boolean
   language?: boolean
   leaseUntil?: boolean
+  finalizeUntil?: boolean
   createTime?: boolean
   updateTime?: boolean
   creditTime?: boolean
@@ -1554,18 +1920,21 @@ export type PurchaseSelectScalar = {
   sandbox?: boolean
   language?: boolean
   leaseUntil?: boolean
+  finalizeUntil?: boolean
   createTime?: boolean
   updateTime?: boolean
   creditTime?: boolean
 }
 
-export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
+export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
 export type PurchaseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   offer?: boolean | Prisma.OfferDefaultArgs<ExtArgs>
   link?: boolean | Prisma.DistributorLinkDefaultArgs<ExtArgs>
   requests?: boolean | Prisma.Purchase$requestsArgs<ExtArgs>
   ledger?: boolean | Prisma.Purchase$ledgerArgs<ExtArgs>
+  reversal?: boolean | Prisma.Purchase$reversalArgs<ExtArgs>
+  findings?: boolean | Prisma.Purchase$findingsArgs<ExtArgs>
   _count?: boolean | Prisma.PurchaseCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type PurchaseIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1587,6 +1956,8 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     link: Prisma.$DistributorLinkPayload<ExtArgs>
     requests: Prisma.$PurchaseRequestPayload<ExtArgs>[]
     ledger: Prisma.$LedgerEntryPayload<ExtArgs> | null
+    reversal: Prisma.$PurchaseReversalPayload<ExtArgs> | null
+    findings: Prisma.$ReconciliationFindingPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1608,8 +1979,16 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * Lease of the settlement sweeper (several replicas share the work).
      */
     leaseUntil: Date | null
+    /**
+     * Held by the one caller capturing the order (FinalizeTxn), on the database's clock.
+     */
+    finalizeUntil: Date | null
     createTime: Date
     updateTime: Date
+    /**
+     * When the credit was added: set with CREDITED, or on a FAILED or CANCELLED purchase that
+     * reconciliation credited from the platform's report (issue 15); "credited" means it is set.
+     */
     creditTime: Date | null
   }, ExtArgs["result"]["purchase"]>
   composites: {}
@@ -2010,6 +2389,8 @@ export interface Prisma__PurchaseClient<T, Null = never, ExtArgs extends runtime
   link<T extends Prisma.DistributorLinkDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DistributorLinkDefaultArgs<ExtArgs>>): Prisma.Prisma__DistributorLinkClient<runtime.Types.Result.GetResult<Prisma.$DistributorLinkPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   requests<T extends Prisma.Purchase$requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Purchase$requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PurchaseRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   ledger<T extends Prisma.Purchase$ledgerArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Purchase$ledgerArgs<ExtArgs>>): Prisma.Prisma__LedgerEntryClient<runtime.Types.Result.GetResult<Prisma.$LedgerEntryPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  reversal<T extends Prisma.Purchase$reversalArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Purchase$reversalArgs<ExtArgs>>): Prisma.Prisma__PurchaseReversalClient<runtime.Types.Result.GetResult<Prisma.$PurchaseReversalPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  findings<T extends Prisma.Purchase$findingsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Purchase$findingsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReconciliationFindingPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2052,6 +2433,7 @@ export interface PurchaseFieldRefs {
   readonly sandbox: Prisma.FieldRef<"Purchase", 'Boolean'>
   readonly language: Prisma.FieldRef<"Purchase", 'String'>
   readonly leaseUntil: Prisma.FieldRef<"Purchase", 'DateTime'>
+  readonly finalizeUntil: Prisma.FieldRef<"Purchase", 'DateTime'>
   readonly createTime: Prisma.FieldRef<"Purchase", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"Purchase", 'DateTime'>
   readonly creditTime: Prisma.FieldRef<"Purchase", 'DateTime'>
@@ -2496,6 +2878,49 @@ export type Purchase$ledgerArgs<ExtArgs extends runtime.Types.Extensions.Interna
    */
   include?: Prisma.LedgerEntryInclude<ExtArgs> | null
   where?: Prisma.LedgerEntryWhereInput
+}
+
+/**
+ * Purchase.reversal
+ */
+export type Purchase$reversalArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PurchaseReversal
+   */
+  select?: Prisma.PurchaseReversalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PurchaseReversal
+   */
+  omit?: Prisma.PurchaseReversalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PurchaseReversalInclude<ExtArgs> | null
+  where?: Prisma.PurchaseReversalWhereInput
+}
+
+/**
+ * Purchase.findings
+ */
+export type Purchase$findingsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ReconciliationFinding
+   */
+  select?: Prisma.ReconciliationFindingSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ReconciliationFinding
+   */
+  omit?: Prisma.ReconciliationFindingOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReconciliationFindingInclude<ExtArgs> | null
+  where?: Prisma.ReconciliationFindingWhereInput
+  orderBy?: Prisma.ReconciliationFindingOrderByWithRelationInput | Prisma.ReconciliationFindingOrderByWithRelationInput[]
+  cursor?: Prisma.ReconciliationFindingWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReconciliationFindingScalarFieldEnum | Prisma.ReconciliationFindingScalarFieldEnum[]
 }
 
 /**
