@@ -1,55 +1,100 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { AccountService } from "../gen/encore/account/v1/account_service_pb.js";
+import { AuditService } from "../gen/encore/audit/v1/audit_service_pb.js";
 import { BillingService } from "../gen/encore/billing/v1/billing_service_pb.js";
 import { CampaignService } from "../gen/encore/campaign/v1/campaign_service_pb.js";
 import { HostingService } from "../gen/encore/hosting/v1/hosting_service_pb.js";
+import { OperatorAuditService } from "../gen/encore/operator/v1/operator_audit_service_pb.js";
 import { OperatorService } from "../gen/encore/operator/v1/operator_service_pb.js";
+import { WebhookService } from "../gen/encore/webhook/v1/webhook_service_pb.js";
 import { Operations } from "../gen/google/longrunning/operations_pb.js";
 import type { Config } from "./config.js";
 import { createRefuse } from "./errors/refusals.js";
+import { createAuditPurge } from "./jobs/audit-purge.js";
 import { createCheckoutExpiry } from "./jobs/checkout-expiry.js";
 import type { Job } from "./jobs/job.js";
 import { createMeteringJob } from "./jobs/metering-job.js";
+import { createReconciliationJob } from "./jobs/reconciliation-job.js";
 import { createSessionPurge } from "./jobs/session-purge.js";
 import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
+import { createWebhookDeliveryJob, type WebhookDeliveryJob } from "./jobs/webhook-delivery-job.js";
+import { createWebhookPurge } from "./jobs/webhook-purge.js";
 import { createSimulatedPaymentProvider } from "./platform/billing/create-simulated-payment-provider.js";
-import { paymentWebhookSecret } from "./platform/billing/payment-signature.js";
+import { acceptedWebhookSecrets } from "./platform/billing/payment-signature.js";
 import { createEmbeddedHosting } from "./platform/hosting/create-embedded-hosting.js";
 import { createSteamClient } from "./platform/steam/create-steam-client.js";
 import { createCors } from "./server/cors.js";
 import { createRequestHandler } from "./server/create-request-handler.js";
+import { createAuditInterceptor } from "./server/interceptors/audit.js";
 import { createAuthenticateInterceptor } from "./server/interceptors/authenticate.js";
-import { createRateLimit } from "./server/interceptors/rate-limit.js";
+import { createRateLimit, describeRateLimitStatus } from "./server/interceptors/rate-limit.js";
 import { createRequestLogInterceptor } from "./server/interceptors/request-log.js";
 import { requiredFieldsInterceptor } from "./server/interceptors/required-fields.js";
+import { createRpcMetricsInterceptor, observeBeforeBody } from "./server/interceptors/rpc-metrics.js";
 import { textFieldsInterceptor } from "./server/interceptors/text-fields.js";
+import { createTraceInterceptor } from "./server/interceptors/trace.js";
 import type { RequestHandler } from "./server/listener.js";
 import { createAccountService } from "./services/account/account-service.js";
+import { createAuditService } from "./services/audit/audit-service.js";
+import { createOperatorAuditService } from "./services/audit/operator-audit-service.js";
 import { createBillingService } from "./services/billing/billing-service.js";
 import { createCampaignService } from "./services/campaign/campaign-service.js";
 import type { ServiceDeps } from "./services/deps.js";
+import { createFundingChanges } from "./services/funding-changes.js";
 import { createHostingService } from "./services/hosting/hosting-service.js";
 import { operationTypes } from "./services/operations/operation-types.js";
 import { createOperationsService } from "./services/operations/operations-service.js";
 import { createOperatorService } from "./services/operator/operator-service.js";
+import { createPageTokens } from "./services/page-token.js";
+import type { MasterKeys } from "./services/secret-box.js";
+import { webhookEvents } from "./services/webhooks/resource-events.js";
+import { createWebhookService } from "./services/webhooks/webhook-service.js";
+import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
+import { insertAuditEvent } from "./store/audit-events.js";
+import { readBacklog } from "./store/backlog.js";
+import { FUNDING_CHANGED_CHANNEL } from "./store/funding-channel.js";
 import type { Database } from "./store/open-database.js";
+import { createMetrics, type Metrics } from "./telemetry/metrics.js";
+import { createSteamObserver } from "./telemetry/platform-observer.js";
+import { createTracing, type Tracing } from "./telemetry/tracing.js";
 
 export interface AppOptions {
   config: Readonly<Config>;
   database: Database;
   logger: Logger;
-  secrets: { masterKey: Buffer; operatorToken: string };
+  /**
+   * ENCORE_MASTER_KEY (or the embedded database's), ENCORE_MASTER_KEY_PREVIOUS during a master
+   * key rotation (docs/deploy.md), OPERATOR_TOKEN.
+   */
+  secrets: { masterKey: Buffer; previousMasterKey?: Buffer; operatorToken: string };
   now?: () => Date;
+  /** Tracing made by the caller (tests); otherwise made here when config.tracing is set. */
+  tracing?: Tracing;
+  /** How often a gRPC health Watch stream looks at readiness again; default 5 s. */
+  healthWatchIntervalMs?: number;
+  /** The studio console's build folder; default CONSOLE_BUILD. */
+  consoleDir?: string;
 }
 
 export interface App {
   handler: RequestHandler;
+  /** The webhook delivery job (issue 16): tests run its passes themselves. */
+  webhookDelivery: Pick<WebhookDeliveryJob, "runOnce">;
+  /** This app's Prometheus series (served by the metrics listener, docs/deploy.md). */
+  metrics: Metrics;
   /** Starts background jobs. */
   start(): void;
+  /**
+   * Called before the listener closes: readiness turns false (`/readyz` 503, gRPC health
+   * NOT_SERVING) and health Watch streams end, so draining is not held open by them.
+   */
+  beginShutdown(): void;
   /** Stops background jobs and closes platform connections (the listener is its owner's). */
   stop(): Promise<void>;
 }
@@ -63,28 +108,71 @@ const ALLOWED_ORIGINS_CACHE_MS = 5_000;
 // Background transfers look for work this often when idle; metering charges whole hours.
 const TRANSFER_MOVER_INTERVAL_MS = 1_000;
 const METERING_INTERVAL_MS = 60_000;
+// Generated from proto/ by `npm run generate` (buf.gen.openapi.yaml) and checked in.
+const OPENAPI_DOCUMENT = new URL("../openapi/encore.openapi.json", import.meta.url);
+// The studio console, built by `npm run build` into dist/console (issue 17). The folder above
+// this module is the repository (it holds package.json) when the sources run, dist/ when the
+// build runs (the bundle is dist/src/main.js).
+const ABOVE_SRC = new URL("../", import.meta.url);
+const CONSOLE_BUILD = fileURLToPath(
+  existsSync(new URL("package.json", ABOVE_SRC)) ? new URL("dist/console/", ABOVE_SRC) : new URL("console/", ABOVE_SRC),
+);
 
 /** The one composition root: the only module that picks concrete adapters. */
 export function createApp(options: AppOptions): App {
   const { config, database, logger, secrets } = options;
   const now = options.now ?? (() => new Date());
+  const masterKeys: MasterKeys = { current: secrets.masterKey, previous: secrets.previousMasterKey };
+  const ownTracing = options.tracing ? undefined : config.tracing && createTracing(config.tracing);
+  const tracer = (options.tracing ?? ownTracing)?.tracer;
+  const metrics = createMetrics({
+    backlog: () => readBacklog(database.prisma),
+    poolStats: database.poolStats,
+    ...(config.redisUrl === undefined
+      ? {}
+      : {
+          rateLimitStoreUp: () => {
+            const status = rateLimit.status();
+            return status.store === "redis" && status.redis === "ready";
+          },
+        }),
+    now,
+    onScrapeError: (error) => logger.warn({ err: error }, "metrics: the backlog could not be read"),
+  });
   const steam = createSteamClient({
     apiUrl: config.steam.apiUrl,
     storeUrl: config.steam.storeUrl,
     timeoutMs: config.steam.timeoutMs,
     readRetries: STEAM_READ_RETRIES,
     logger: logger.child({ component: "steam" }),
+    observer: createSteamObserver(metrics, tracer),
   });
-  const deps: ServiceDeps = {
+  // Public funding changed by a credit here or on another replica (PostgreSQL LISTEN; PGlite is
+  // one process's alone): the public read cache forgets the campaign (issue 14).
+  const fundingChanges = createFundingChanges();
+  const fundingListener = database.listen?.(FUNDING_CHANGED_CHANNEL, {
+    onNotify: (campaignKey) => fundingChanges.changed(campaignKey),
+    onListening: () => fundingChanges.changedAll(),
+    onError: (error) => logger.warn({ err: error }, "funding change notifications: connection failed; retrying"),
+  });
+  const base = {
     db: database.prisma,
     refuse: createRefuse(config.errorDomain),
     now,
     steam,
     hosting: createEmbeddedHosting(database.prisma),
-    masterKey: secrets.masterKey,
+    masterKeys,
+    pageTokens: createPageTokens(masterKeys),
     config,
     logger,
+    metrics,
+    webhookEvents,
+    fundingChanges,
   };
+  // The verification job needs none of what it is woken by, so it is built first and every
+  // service is given its wake-up with the rest of its dependencies.
+  const verification = createVerificationJob({ deps: base, intervalMs: config.verificationIntervalMs });
+  const deps: ServiceDeps = { ...base, wakeVerification: verification.wake };
 
   // The payment provider is simulated here (DESIGN 2: platform/billing); nothing is charged.
   const payments = createSimulatedPaymentProvider({ db: database.prisma, now });
@@ -95,10 +183,12 @@ export function createApp(options: AppOptions): App {
     router.service(HostingService, createHostingService(deps));
     router.service(BillingService, createBillingService(deps, payments));
     router.service(Operations, createOperationsService(deps));
+    router.service(WebhookService, createWebhookService(deps));
+    router.service(AuditService, createAuditService(deps));
+    router.service(OperatorAuditService, createOperatorAuditService(deps));
   };
 
-  const verification = createVerificationJob({ deps, intervalMs: config.verificationIntervalMs });
-  deps.wakeVerification = verification.wake;
+  const webhookDelivery = createWebhookDeliveryJob({ deps, intervalMs: config.webhooks.deliveryIntervalMs });
   const jobs: Job[] = [
     createSettlementSweeper({ deps, ...config.settlement }),
     verification,
@@ -106,15 +196,34 @@ export function createApp(options: AppOptions): App {
     createMeteringJob({ deps, intervalMs: METERING_INTERVAL_MS }),
     createSessionPurge({ deps }),
     createCheckoutExpiry({ deps }),
+    createReconciliationJob({ deps, intervalMs: config.reconciliationIntervalMs }),
+    webhookDelivery,
+    createAuditPurge({ deps, retentionDays: config.auditRetentionDays }),
+    createWebhookPurge({ deps, retentionDays: config.webhooks.retentionDays }),
   ];
-  const rateLimit = createRateLimit({ ...config.rateLimit, redisUrl: config.redisUrl, logger });
+  const shutdown = new AbortController();
+  const rateLimit = createRateLimit({
+    ...config.rateLimit,
+    redisUrl: config.redisUrl,
+    logger,
+    onRefused: (limit) => metrics.rateLimitRefused(limit),
+  });
 
   const handler = createRequestHandler({
     routes,
-    // First to last on the way in: log (and contain unexpected failures), rate limit public
-    // calls before any work (spec 8), refuse text the store cannot hold, authenticate
-    // management calls, then validate required fields.
+    // First to last on the way in: the trace span (when tracing is on), count and time, record
+    // writes and failed authentications in the audit log (issue 16), log (and contain
+    // unexpected failures), rate limit public calls before any work (spec 8), refuse text the
+    // store cannot hold, authenticate management calls, then validate required fields.
     interceptors: [
+      ...(tracer ? [createTraceInterceptor(tracer)] : []),
+      createRpcMetricsInterceptor(metrics),
+      createAuditInterceptor({
+        record: (event) => insertAuditEvent(database.prisma, event),
+        now,
+        logger,
+        onWriteFailed: () => metrics.auditWriteFailed(),
+      }),
       createRequestLogInterceptor(logger),
       rateLimit.interceptor,
       textFieldsInterceptor,
@@ -122,15 +231,22 @@ export function createApp(options: AppOptions): App {
       requiredFieldsInterceptor,
     ],
     maxBodyBytes: MAX_BODY_BYTES,
-    beforeRestBody: rateLimit.admitBeforeBody,
+    beforeRestBody: observeBeforeBody(rateLimit.admitBeforeBody, metrics, logger),
     registry: operationTypes(),
     ready: async () => {
       await database.prisma.$queryRaw`SELECT 1`;
     },
+    // Redis only shares the rate limits: without it each replica counts alone (README), so it
+    // is reported here but never makes the service unready.
+    readyDetail: () => [describeRateLimitStatus(rateLimit.status())],
+    shutdownSignal: shutdown.signal,
+    openApiDocument: readFileSync(OPENAPI_DOCUMENT, "utf8"),
+    console: { dir: options.consoleDir ?? CONSOLE_BUILD, storefrontSharePercent: config.storefrontSharePercent },
+    healthWatchIntervalMs: options.healthWatchIntervalMs,
     logger,
     cors: createCors({ allowedOrigins: () => readAllowedOrigins(database.prisma), cacheMs: ALLOWED_ORIGINS_CACHE_MS }),
     paymentWebhook: {
-      secret: paymentWebhookSecret(config.paymentWebhookSecret, secrets.masterKey),
+      secrets: acceptedWebhookSecrets(config.paymentWebhookSecret, masterKeys),
       db: database.prisma,
       now,
     },
@@ -138,13 +254,35 @@ export function createApp(options: AppOptions): App {
 
   return {
     handler,
+    webhookDelivery,
+    metrics,
     start() {
       for (const job of jobs) job.start();
     },
+    beginShutdown() {
+      shutdown.abort();
+    },
     async stop() {
-      await Promise.all(jobs.map((job) => job.stop()));
-      await steam.close();
-      await rateLimit.close();
+      // Every step runs even if one fails (a collector that is down must not keep Steam's
+      // connections or Redis open); each failure is one warning line, not a rejection.
+      await runStopSteps(
+        [
+          { name: "jobs", run: () => stopJobs(jobs) },
+          { name: "steam", run: () => steam.close() },
+          { name: "funding change notifications", run: () => fundingListener?.close() },
+          { name: "rate limits", run: () => rateLimit.close() },
+          { name: "tracing", run: () => ownTracing?.shutdown() },
+        ],
+        (step, error) =>
+          logger.warn({ step, error: describeFailure(error) }, "shutdown step failed; stopping the rest"),
+      );
     },
   };
+}
+
+/** Stops the jobs together (each waits for its run in progress); rejects once if any failed. */
+async function stopJobs(jobs: Job[]): Promise<void> {
+  const results = await Promise.allSettled(jobs.map((job) => job.stop()));
+  const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+  if (failures.length > 0) throw new AggregateError(failures, "jobs did not stop");
 }

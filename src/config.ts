@@ -3,6 +3,7 @@ import { z } from "zod";
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.url();
 const optionalText = z.string().min(1).optional();
+const masterKey = z.string().refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64");
 
 const schema = z
   .object({
@@ -16,10 +17,10 @@ const schema = z
     STEAM_API_URL: url.default("https://partner.steam-api.com"),
     STEAM_STORE_URL: url.default("https://store.steampowered.com"),
     STEAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
-    ENCORE_MASTER_KEY: z
-      .string()
-      .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64")
-      .optional(),
+    ENCORE_MASTER_KEY: masterKey.optional(),
+    // During a master key rotation (docs/deploy.md): the key publisher keys may still be sealed
+    // under; it opens and verifies, never seals or signs.
+    ENCORE_MASTER_KEY_PREVIOUS: masterKey.optional(),
     OPERATOR_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
     // Shared with the payment provider; unset: derived from the master key (payment-signature.ts).
     PAYMENT_WEBHOOK_SECRET: z.string().min(24, "must be at least 24 characters").optional(),
@@ -48,16 +49,98 @@ const schema = z
       .int()
       .positive()
       .default(15 * 60_000),
+    // Reconciliation with the platform's report (issue 15): time between passes over each
+    // distributor link; Valve asks for at least one a day and accepts one a minute.
+    RECONCILIATION_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(60_000)
+      .default(10 * 60_000),
+    // The operator's fraud signal (issue 15): a link whose credit reversed over the last
+    // REVERSAL_RATE_WINDOW_DAYS reaches REVERSAL_FLAG_RATE_PERCENT of the credit it issued over
+    // them is flagged in ListLinkReversals and `npm run admin -- list-link-reversals`.
+    REVERSAL_RATE_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    REVERSAL_FLAG_RATE_PERCENT: z.coerce.number().int().min(1).max(100).default(5),
     // Rate limits (spec 8): per client socket address over every public call, and per campaign
     // key over purchases:begin, each as requests per window.
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
     RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(600),
     RATE_LIMIT_BEGIN_PER_CAMPAIGN: z.coerce.number().int().positive().default(600),
+    // Issue 9: the campaign key ships in the game, so begins whose ticket the platform refused are
+    // counted apart (docs/abuse-limits.md): per address (IPv6 /64), and per campaign key, past
+    // which only addresses with a clean record are still checked with the platform.
+    RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),
+    RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: z.coerce.number().int().positive().default(60),
+    // Slow and idle clients (issue 9): a connection has HTTP_HEADERS_TIMEOUT_MS from accept to
+    // its first request's headers, a request HTTP_REQUEST_TIMEOUT_MS from its headers to the
+    // end of its body (at most 64 KiB, spec 8); with nothing in flight an HTTP/1.1 connection
+    // stays HTTP_KEEP_ALIVE_TIMEOUT_MS and an HTTP/2 session HTTP2_IDLE_TIMEOUT_MS. Connections
+    // over either cap are refused at accept. A response the client stops reading is dropped
+    // after HTTP_SEND_TIMEOUT_MS in which not a byte of it went out.
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    HTTP2_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+    HTTP_SEND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    // After SIGTERM: how long calls in flight may take to finish before the process gives up
+    // and exits 1. Whatever stops the process must wait longer (docs/deploy.md).
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+    MAX_CONNECTIONS: z.coerce.number().int().positive().default(2_000),
+    MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+    // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
+    // name every method and money totals, for the operator's scraper only. "off": none.
+    METRICS_PORT: z.union([z.literal("off"), port]).default(9464),
+    METRICS_HOST: z.string().min(1).optional(),
+    // OpenTelemetry tracing: off unless an OTLP/HTTP collector is named (the SDK's own variable).
+    OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default("encore-campaigns"),
+    // Webhooks (issue 16, docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP;
+    // hosts resolving to loopback, private or link-local addresses are refused unless named in
+    // WEBHOOK_ALLOW_ADDRESSES; each POST has WEBHOOK_TIMEOUT_MS; failures are retried with
+    // backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
+    // WEBHOOK_RETRY_WINDOW_MS; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
+    WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false"),
+    WEBHOOK_ALLOW_ADDRESSES: z
+      .string()
+      .regex(
+        /^((loopback|private|link-local)(,(loopback|private|link-local))*)?$/,
+        "must list loopback, private, link-local",
+      )
+      .default(""),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+    WEBHOOK_DELIVERY_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
+    WEBHOOK_RETRY_MAX_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(6 * 60 * 60_000),
+    WEBHOOK_RETRY_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(3 * 24 * 60 * 60_000),
+    WEBHOOK_DISABLE_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(3 * 24 * 60 * 60_000),
+    // Issue 16: finished webhook events older than this are deleted by the webhook purge job.
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
+    // Issue 16: audit events older than this are deleted by the audit purge job.
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   })
   .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, {
     message: "is required when DATABASE_URL is set",
     path: ["ENCORE_MASTER_KEY"],
   })
+  .refine(
+    (env) =>
+      !env.ENCORE_MASTER_KEY_PREVIOUS ||
+      !env.ENCORE_MASTER_KEY ||
+      !Buffer.from(env.ENCORE_MASTER_KEY_PREVIOUS, "base64").equals(Buffer.from(env.ENCORE_MASTER_KEY, "base64")),
+    { message: "must differ from ENCORE_MASTER_KEY", path: ["ENCORE_MASTER_KEY_PREVIOUS"] },
+  )
   .refine((env) => !env.DATABASE_URL || env.OPERATOR_TOKEN, {
     message: "is required when DATABASE_URL is set",
     path: ["OPERATOR_TOKEN"],
@@ -66,6 +149,10 @@ const schema = z
   .refine((env) => env.SETTLEMENT_SETTLE_AFTER_MS > 2 * env.STEAM_TIMEOUT_MS, {
     message: "must be more than twice STEAM_TIMEOUT_MS",
     path: ["SETTLEMENT_SETTLE_AFTER_MS"],
+  })
+  .refine((env) => env.MAX_CONNECTIONS_PER_ADDRESS <= env.MAX_CONNECTIONS, {
+    message: "must be at most MAX_CONNECTIONS",
+    path: ["MAX_CONNECTIONS_PER_ADDRESS"],
   })
   .refine((env) => Boolean(env.TLS_CERT_FILE) === Boolean(env.TLS_KEY_FILE), {
     message: "TLS_CERT_FILE and TLS_KEY_FILE go together",
@@ -82,6 +169,8 @@ export interface Config {
   steam: { apiUrl: string; storeUrl: string; timeoutMs: number };
   /** Unset only with PGlite, where start-up generates and keeps them in DATA_DIR. */
   masterKey: Buffer | undefined;
+  /** ENCORE_MASTER_KEY_PREVIOUS: set only while a master key rotation is under way. */
+  previousMasterKey: Buffer | undefined;
   operatorToken: string | undefined;
   /** Signs the payment provider's webhook notifications; unset: derived from the master key. */
   paymentWebhookSecret: string | undefined;
@@ -93,7 +182,54 @@ export interface Config {
   publicReadCacheMs: number;
   verificationIntervalMs: number;
   settlement: { intervalMs: number; settleAfterMs: number; cancelAfterMs: number };
-  rateLimit: { windowSeconds: number; perAddress: number; beginPerCampaign: number };
+  reconciliationIntervalMs: number;
+  reversalFlag: { windowDays: number; ratePercent: number };
+  rateLimit: {
+    windowSeconds: number;
+    perAddress: number;
+    beginPerCampaign: number;
+    failedTicketsPerAddress: number;
+    failedTicketsPerCampaign: number;
+  };
+  connections: {
+    /** From accept to the first request's headers (TLS handshake and HTTP/2 preface included). */
+    headersTimeoutMs: number;
+    /** From a request's headers to the end of its body. */
+    requestTimeoutMs: number;
+    /** How long an HTTP/1.1 connection with no request in flight stays open. */
+    keepAliveTimeoutMs: number;
+    /** How long an HTTP/2 session with no open stream stays open. */
+    http2IdleTimeoutMs: number;
+    /** How long a response may go without a byte taken by the client (it stopped reading). */
+    sendTimeoutMs: number;
+    /** Open connections in all, and from one client address. */
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+  };
+  /** After SIGTERM, how long the drain may take before the process exits 1. */
+  shutdownTimeoutMs: number;
+  /** The Prometheus listener; undefined when METRICS_PORT=off. */
+  metrics: { port: number; host: string } | undefined;
+  /** OTLP/HTTP trace export; undefined: tracing off. */
+  tracing: { endpoint: string; serviceName: string } | undefined;
+  /** Webhook endpoints and their deliveries (issue 16, docs/webhooks.md). */
+  webhooks: WebhookConfig;
+  /** How long audit events are kept (docs/audit-log.md). */
+  auditRetentionDays: number;
+}
+
+export type WebhookAddressKind = "loopback" | "private" | "link-local";
+
+export interface WebhookConfig {
+  allowHttp: boolean;
+  /** Address kinds an endpoint's host may resolve to after all (tests: loopback). */
+  allowAddresses: ReadonlySet<WebhookAddressKind>;
+  timeoutMs: number;
+  deliveryIntervalMs: number;
+  retry: { baseMs: number; maxMs: number; windowMs: number };
+  disableAfterMs: number;
+  /** Finished events (and their deliveries) are deleted this many days after creation. */
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     dataDir: e.DATA_DIR,
     steam: { apiUrl: e.STEAM_API_URL, storeUrl: e.STEAM_STORE_URL, timeoutMs: e.STEAM_TIMEOUT_MS },
     masterKey: e.ENCORE_MASTER_KEY ? Buffer.from(e.ENCORE_MASTER_KEY, "base64") : undefined,
+    previousMasterKey: e.ENCORE_MASTER_KEY_PREVIOUS ? Buffer.from(e.ENCORE_MASTER_KEY_PREVIOUS, "base64") : undefined,
     operatorToken: e.OPERATOR_TOKEN,
     paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
     errorDomain: e.ERROR_DOMAIN,
@@ -130,10 +267,40 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       settleAfterMs: e.SETTLEMENT_SETTLE_AFTER_MS,
       cancelAfterMs: e.SETTLEMENT_CANCEL_AFTER_MS,
     },
+    reconciliationIntervalMs: e.RECONCILIATION_INTERVAL_MS,
+    reversalFlag: { windowDays: e.REVERSAL_RATE_WINDOW_DAYS, ratePercent: e.REVERSAL_FLAG_RATE_PERCENT },
     rateLimit: {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       perAddress: e.RATE_LIMIT_PER_ADDRESS,
       beginPerCampaign: e.RATE_LIMIT_BEGIN_PER_CAMPAIGN,
+      failedTicketsPerAddress: e.RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS,
+      failedTicketsPerCampaign: e.RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN,
     },
+    connections: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      http2IdleTimeoutMs: e.HTTP2_IDLE_TIMEOUT_MS,
+      sendTimeoutMs: e.HTTP_SEND_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    metrics: e.METRICS_PORT === "off" ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
+      : undefined,
+    webhooks: {
+      allowHttp: e.WEBHOOK_ALLOW_HTTP === "true",
+      allowAddresses: new Set(
+        e.WEBHOOK_ALLOW_ADDRESSES === "" ? [] : (e.WEBHOOK_ALLOW_ADDRESSES.split(",") as WebhookAddressKind[]),
+      ),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      deliveryIntervalMs: e.WEBHOOK_DELIVERY_INTERVAL_MS,
+      retry: { baseMs: e.WEBHOOK_RETRY_BASE_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
+      retentionDays: e.WEBHOOK_RETENTION_DAYS,
+    },
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   });
 }

@@ -1,8 +1,9 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Command } from "commander";
 import { ListAccountsResponseSchema, SessionSchema } from "../../gen/encore/operator/v1/operator_service_pb.js";
+import { resources } from "../domain/resource-names.js";
 import { type CliEnvironment, commandContext, parseCount } from "./cli-context.js";
-import { emit, messageJson } from "./output.js";
+import { emit, listLines, messageJson } from "./output.js";
 
 /** create-account, list-accounts, create-session. */
 export function addAccountCommands(program: Command, environment: CliEnvironment): void {
@@ -33,16 +34,19 @@ export function addAccountCommands(program: Command, environment: CliEnvironment
     .action(async (options: { pageSize?: number; pageToken?: string }, command: Command) => {
       const { client, output } = commandContext(command, environment);
       const page = await client.listAccounts({ pageSize: options.pageSize ?? 0, pageToken: options.pageToken ?? "" });
-      emit(output, messageJson(ListAccountsResponseSchema, page), () => [
-        ...page.accounts.map((account) => `${account.name}\t${account.displayName}`),
-        ...(page.nextPageToken ? [`next page: --page-token ${page.nextPageToken}`] : []),
-      ]);
+      emit(output, messageJson(ListAccountsResponseSchema, page), () =>
+        listLines(
+          page.accounts.map((account) => `${account.name}\t${account.displayName}`),
+          "no accounts",
+          page.nextPageToken,
+        ),
+      );
     });
 
   program
     .command("create-session")
     .description("issue a session token for a member (shown once)")
-    .requiredOption("--member <name>", "accounts/{account}/members/{member}")
+    .requiredOption("--member <name>", resources.member.pattern)
     .option("--ttl-seconds <n>", "lifetime; default and most 43200 (12 hours)", parseCount)
     .action(async (options: { member: string; ttlSeconds?: number }, command: Command) => {
       const { client, output } = commandContext(command, environment);

@@ -1,7 +1,8 @@
-import type { Client } from "@connectrpc/connect";
+import { type Client, createClient } from "@connectrpc/connect";
 import type { Command } from "commander";
-import type { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
-import { createOperatorClient } from "./operator-client.js";
+import { OperatorAuditService } from "../../gen/encore/operator/v1/operator_audit_service_pb.js";
+import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
+import { createOperatorTransport } from "./operator-client.js";
 import type { Output } from "./output.js";
 
 export interface CliEnvironment {
@@ -11,20 +12,26 @@ export interface CliEnvironment {
 
 export interface CommandContext {
   client: Client<typeof OperatorService>;
+  /** The audit log of every account (issue 16). */
+  audit: Client<typeof OperatorAuditService>;
   output: Output;
 }
 
 interface GlobalOptions {
   url?: string;
   token?: string;
+  ca?: string;
+  insecure?: boolean;
   json?: boolean;
 }
 
 /** The client and output of one command, from the program's global options. */
 export function commandContext(command: Command, environment: CliEnvironment): CommandContext {
-  const { url, token, json } = command.optsWithGlobals<GlobalOptions>();
+  const { json, ...connection } = command.optsWithGlobals<GlobalOptions>();
+  const transport = createOperatorTransport(connection, environment.env);
   return {
-    client: createOperatorClient({ url, token }, environment.env),
+    client: createClient(OperatorService, transport),
+    audit: createClient(OperatorAuditService, transport),
     output: { json: json === true, write: environment.write },
   };
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { DistributorLinkSchema, SettlementSchema } from "../../gen/encore/campaign/v1/distributor_link_pb.js";
+import { resources } from "../domain/resource-names.js";
 import { type CliEnvironment, commandContext } from "./cli-context.js";
 import { formatMoney, parseDollars } from "./dollars.js";
 import { emit, messageJson } from "./output.js";
@@ -9,7 +10,7 @@ export function addMoneyCommands(program: Command, environment: CliEnvironment):
   program
     .command("set-outstanding-limit")
     .description("set a distributor link's outstanding limit")
-    .requiredOption("--link <name>", "accounts/{account}/distributorLinks/{distributor_link}")
+    .requiredOption("--link <name>", resources.link.pattern)
     .requiredOption("--amount <dollars>", "USD, e.g. 500 or 499.99", parseDollars)
     .action(async (options: { link: string; amount: ReturnType<typeof parseDollars> }, command: Command) => {
       const { client, output } = commandContext(command, environment);
@@ -22,7 +23,7 @@ export function addMoneyCommands(program: Command, environment: CliEnvironment):
   program
     .command("record-settlement")
     .description("record what an account paid for credit already issued; lowers the link's outstanding")
-    .requiredOption("--link <name>", "accounts/{account}/distributorLinks/{distributor_link}")
+    .requiredOption("--link <name>", resources.link.pattern)
     .requiredOption("--amount <dollars>", "USD, at most the link's outstanding", parseDollars)
     .option("--reference <text>", "invoice or bank transfer reference")
     .option("--request-id <id>", "makes a retry record it once")

@@ -1,52 +1,82 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Client, createClient } from "@connectrpc/connect";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
 
 export const DEFAULT_URL = "http://127.0.0.1:8080";
 
 export interface ConnectionOptions {
   url?: string;
   token?: string;
+  /** A PEM file of the certificate authorities to trust for an https:// service. */
+  ca?: string;
+  /** Skip verifying an https:// service's certificate (a local self-signed one). */
+  insecure?: boolean;
+}
+
+export interface OperatorToken {
+  token: string;
+  /** Where it came from, for an authentication failure (never the token itself). */
+  source: string;
 }
 
 /**
  * The operator token: --token, else OPERATOR_TOKEN, else the one the service generated beside
  * its embedded database (DATA_DIR/secrets.json, DESIGN 4) on this machine.
  */
-export function resolveToken(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
-  const token = options.token ?? env.OPERATOR_TOKEN ?? localToken(env.DATA_DIR ?? "./.data");
+export function resolveToken(options: ConnectionOptions, env: NodeJS.ProcessEnv): OperatorToken {
+  if (options.token) return { token: options.token, source: "the --token flag" };
+  if (env.OPERATOR_TOKEN) return { token: env.OPERATOR_TOKEN, source: "OPERATOR_TOKEN" };
+  const file = join(env.DATA_DIR ?? "./.data", "secrets.json");
+  const token = localToken(file);
   if (!token) {
-    throw new Error("no operator token: pass --token, set OPERATOR_TOKEN, or run beside the service's DATA_DIR");
+    throw new Error(
+      `no operator token: pass --token, set OPERATOR_TOKEN, or run beside the service's DATA_DIR (${file})`,
+    );
   }
-  return token;
+  return { token, source: file };
 }
 
-function localToken(dataDir: string): string | undefined {
+function localToken(file: string): string | undefined {
   try {
-    const saved = JSON.parse(readFileSync(join(dataDir, "secrets.json"), "utf8")) as { operatorToken?: unknown };
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { operatorToken?: unknown };
     return typeof saved.operatorToken === "string" ? saved.operatorToken : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** An OperatorService client over the Connect protocol, sending the operator token. */
-export function createOperatorClient(
-  options: ConnectionOptions,
-  env: NodeJS.ProcessEnv,
-): Client<typeof OperatorService> {
-  const token = resolveToken(options, env);
-  const transport = createConnectTransport({
+/** A Connect transport to the service sending the operator token (every operator service). */
+export function createOperatorTransport(options: ConnectionOptions, env: NodeJS.ProcessEnv): Transport {
+  const { token, source } = resolveToken(options, env);
+  return createConnectTransport({
     baseUrl: options.url ?? env.ENCORE_URL ?? DEFAULT_URL,
     httpVersion: "1.1",
+    nodeOptions: {
+      ...(options.ca === undefined ? {} : { ca: readCa(options.ca) }),
+      ...(options.insecure ? { rejectUnauthorized: false } : {}),
+    },
     interceptors: [
-      (next) => (req) => {
+      (next) => async (req) => {
         req.header.set("authorization", `Bearer ${token}`);
-        return next(req);
+        try {
+          return await next(req);
+        } catch (error) {
+          // Which token was refused is what the operator needs to fix it.
+          if (error instanceof ConnectError && error.code === Code.Unauthenticated) {
+            throw new ConnectError(`${error.rawMessage} (the operator token came from ${source})`, error.code);
+          }
+          throw error;
+        }
       },
     ],
   });
-  return createClient(OperatorService, transport);
+}
+
+function readCa(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(`--ca ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
 }

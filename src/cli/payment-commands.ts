@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { resources } from "../domain/resource-names.js";
 import { paymentWebhookSecret } from "../platform/billing/payment-signature.js";
 import { signPaymentEvent } from "../platform/billing/sign-payment-event.js";
-import { parseCheckoutSessionName } from "../services/billing/billing-names.js";
 import type { CliEnvironment } from "./cli-context.js";
 import { DEFAULT_URL } from "./operator-client.js";
 import { emit } from "./output.js";
@@ -13,18 +13,28 @@ export function addPaymentCommands(program: Command, environment: CliEnvironment
   program
     .command("simulate-payment")
     .description("sign and send the provider's checkout.paid event for a session (credits it once)")
-    .requiredOption("--session <name>", "accounts/{account}/checkoutSessions/{checkout_session}")
+    .requiredOption("--session <name>", resources.checkoutSession.pattern)
     .action(async (options: { session: string }, command: Command) => {
-      const { url, json } = command.optsWithGlobals<{ url?: string; json?: boolean }>();
-      if (!parseCheckoutSessionName(options.session).ok) {
-        throw new Error(`"${options.session}" is not accounts/{account}/checkoutSessions/{checkout_session}.`);
+      const { url, json, ca, insecure } = command.optsWithGlobals<{
+        url?: string;
+        json?: boolean;
+        ca?: string;
+        insecure?: boolean;
+      }>();
+      if (!resources.checkoutSession.parse(options.session).ok) {
+        throw new Error(`"${options.session}" is not ${resources.checkoutSession.pattern}.`);
       }
       const reply = await signPaymentEvent({
         baseUrl: url ?? environment.env.ENCORE_URL ?? DEFAULT_URL,
         secret: resolveWebhookSecret(environment.env),
         checkoutSession: options.session,
+        tls: { ...(ca === undefined ? {} : { ca: readFileSync(ca) }), insecure: insecure === true },
       });
       if (reply.status !== 200) throw new Error(`the webhook answered ${reply.status}: ${describe(reply.body)}`);
+      // An ignored event credited nothing (an unknown or expired session): a failure to the operator.
+      if ((reply.body as { result?: unknown }).result === "ignored") {
+        throw new Error(`${options.session}: not credited: ${describe(reply.body)}`);
+      }
       emit({ json: json === true, write: environment.write }, reply.body, () => [
         `${options.session}: ${describe(reply.body)}`,
       ]);

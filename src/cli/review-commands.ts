@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { Campaign_State, CampaignSchema } from "../../gen/encore/campaign/v1/campaign_pb.js";
 import { ListReviewsResponseSchema } from "../../gen/encore/operator/v1/operator_service_pb.js";
+import { resources } from "../domain/resource-names.js";
 import { type CliEnvironment, commandContext, parseCount } from "./cli-context.js";
-import { emit, messageJson } from "./output.js";
+import { emit, listLines, messageJson } from "./output.js";
 
 const DECISIONS = ["IN_REVIEW", "VERIFIED", "DECLINED", "REVOKED"] as const;
 
@@ -21,18 +22,21 @@ export function addReviewCommands(program: Command, environment: CliEnvironment)
         pageSize: options.pageSize ?? 0,
         pageToken: options.pageToken ?? "",
       });
-      emit(output, messageJson(ListReviewsResponseSchema, page), () => [
-        ...page.campaigns.map(
-          (c) => `${c.name}\t${Campaign_State[c.state]}\t${c.displayName}\t${c.verification?.explanation ?? ""}`,
+      emit(output, messageJson(ListReviewsResponseSchema, page), () =>
+        listLines(
+          page.campaigns.map(
+            (c) => `${c.name}\t${Campaign_State[c.state]}\t${c.displayName}\t${c.verification?.explanation ?? ""}`,
+          ),
+          `no campaigns in ${options.state?.toUpperCase() ?? "NEEDS_REVIEW"}`,
+          page.nextPageToken,
         ),
-        ...(page.nextPageToken ? [`next page: --page-token ${page.nextPageToken}`] : []),
-      ]);
+      );
     });
 
   program
     .command("decide-campaign")
     .description(`decide a review: ${DECISIONS.join(", ")}`)
-    .requiredOption("--name <campaign>", "accounts/{account}/campaigns/{campaign}")
+    .requiredOption("--name <campaign>", resources.campaign.pattern)
     .requiredOption("--state <state>", DECISIONS.join(" | "))
     .option("--explanation <text>", "shown to the studio")
     .action(async (options: { name: string; state: string; explanation?: string }, command: Command) => {

@@ -9,9 +9,11 @@ import { createListener } from "../server/listener.js";
 import { loadOrCreateLocalSecrets } from "../store/local-secrets.js";
 import { migrate } from "../store/migrate.js";
 import { openDatabase } from "../store/open-database.js";
+import { updateSettings } from "../store/settings.js";
 import { demoCommands } from "./demo-commands.js";
 import { seedDemo } from "./seed-demo.js";
 import { simControl, startSimulatorProcess } from "./simulator-process.js";
+import { startStorePageServer } from "./store-page-server.js";
 
 // `npm run dev`: the Steam simulator and the service on a fresh embedded database in a temp
 // directory, a demo campaign ready to sell, and the commands that buy credit end to end.
@@ -59,13 +61,28 @@ async function main(): Promise<void> {
   await simControl(sim.url, "/players", { steamid: shop.steamid });
 
   const app = createApp({ config, database, logger, secrets });
-  const listener = createListener({ handler: app.handler });
+  const listener = createListener({ handler: app.handler, connections: config.connections });
   const address = await listener.listen(config.port, config.host);
   undo.push(() => app.stop());
-  undo.push(() => listener.close());
+  undo.push(() => {
+    app.beginShutdown();
+    return listener.close();
+  });
   app.start();
   const apiUrl = `http://${address.address}:${address.port}`;
+  // The browser store page on its own origin, which the operator allows (spec 8 CORS).
+  const storePage = await startStorePageServer({
+    simUrl: sim.url,
+    config: {
+      apiUrl,
+      campaignKey: shop.campaignKey,
+      steam: { appId: shop.appId, steamid: shop.steamid, language: "english" },
+    },
+  });
+  undo.push(() => storePage.close());
+  await updateSettings(database.prisma, { allowedOrigins: [storePage.url], updateTime: new Date() });
   process.stdout.write(`Encore Campaigns (dev) on ${apiUrl}; Steam simulator on ${sim.url}; data in ${dataDir}\n`);
+  process.stdout.write(`Store page (browser client, Steam played by the simulator): ${storePage.url}\n`);
   process.stdout.write(`Operator token: ${secrets.operatorToken}\n\nBuy credit as a player (paste into a shell):\n\n`);
   process.stdout.write(`${demoCommands(apiUrl, sim.url, shop)}\n\nCtrl-C stops everything and deletes the data.\n`);
 }

@@ -48,7 +48,7 @@ export async function seedDemo(db: Db, masterKey: Buffer): Promise<DemoShop> {
       accountId,
       displayName: "Steam (simulator)",
       sandbox: false,
-      publisherKeyEncrypted: sealSecret(masterKey, publisherKey),
+      publisherKeyEncrypted: sealSecret({ current: masterKey }, publisherKey),
       fingerprint: fingerprintSecret(publisherKey),
       outstandingLimitNanos: 1000n * DOLLARS,
     },

@@ -8,14 +8,15 @@ export interface SimulatorProcess {
   stop(): void;
 }
 
-const SIM_MAIN = fileURLToPath(new URL("../sim/steam/main.ts", import.meta.url));
+// Beside this module: main.ts under a TypeScript loader, main.js in the build (dist/).
+const SIM_MAIN = fileURLToPath(new URL(`../sim/steam/main${import.meta.url.slice(-3)}`, import.meta.url));
 
 /**
  * The Steam simulator as its own process (`npm run steam-sim` on a free port), so the demo talks
  * to it over HTTP exactly as the service does; resolves once it printed its URLs.
  */
 export function startSimulatorProcess(): Promise<SimulatorProcess> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", SIM_MAIN, "--port", "0"], {
+  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, SIM_MAIN, "--port", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

@@ -2,6 +2,23 @@ import type { UnavailableReason } from "./availability.js";
 
 export type FundingVisibility = "EXACT_BALANCE" | "RUNWAY" | "FUNDED_ONLY";
 
+/** Spend, runway and the purchases GetFunding counts look back this many days (spec 2.3, 4.6). */
+export const SPEND_WINDOW_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The seven days before `now`, bounds included: since <= time <= until. Every read of the
+ * window (GetFunding, the public funding, the runway) uses this one convention.
+ */
+export interface SpendWindow {
+  since: Date;
+  until: Date;
+}
+
+export function spendWindow(now: Date): SpendWindow {
+  return { since: new Date(now.getTime() - SPEND_WINDOW_DAYS * DAY_MS), until: now };
+}
+
 /**
  * Whole days the balance lasts at the last seven days' rate: balance / (spend / 7), rounded
  * down, so 0 means less than a day. Undefined when nothing was spent: nothing to project from
@@ -10,7 +27,7 @@ export type FundingVisibility = "EXACT_BALANCE" | "RUNWAY" | "FUNDED_ONLY";
 export function runwayDays(balanceNanos: bigint, sevenDaySpendNanos: bigint): bigint | undefined {
   if (sevenDaySpendNanos <= 0n) return undefined;
   if (balanceNanos <= 0n) return 0n;
-  return (balanceNanos * 7n) / sevenDaySpendNanos;
+  return (balanceNanos * BigInt(SPEND_WINDOW_DAYS)) / sevenDaySpendNanos;
 }
 
 export interface PublicFundingFacts {

@@ -1,35 +1,49 @@
 // The purchase state machine of spec 3.1, pure: which platform order status means what, and
-// which moves between our states are allowed. Final states never change.
+// which moves between our states are allowed. Final states never change. The store's
+// conditional updates take their guards from MOVES_INTO and OPEN_STATES (store/purchase-guards.ts),
+// so this table is what the running code obeys.
 
 export type PurchaseState = "INITIATED" | "AUTHORIZED" | "CREDITED" | "CANCELLED" | "FAILED";
 
 /** The platform's order statuses (reference 3.2), spelled as the platform spells them. */
-export type OrderStatus =
-  | "Init"
-  | "Approved"
-  | "Succeeded"
-  | "Failed"
-  | "Refunded"
-  | "PartialRefund"
-  | "Chargedback"
-  | "RefundedSuspectedFraud"
-  | "RefundedFriendlyFraud";
-
-const FINAL: ReadonlySet<PurchaseState> = new Set(["CREDITED", "CANCELLED", "FAILED"]);
-
-export function isFinal(state: PurchaseState): boolean {
-  return FINAL.has(state);
-}
+export const ORDER_STATUSES = [
+  "Init",
+  "Approved",
+  "Succeeded",
+  "Failed",
+  "Refunded",
+  "PartialRefund",
+  "Chargedback",
+  "RefundedSuspectedFraud",
+  "RefundedFriendlyFraud",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
- * Allowed moves (spec 3.1): INITIATED -> AUTHORIZED (platform approved, not settled), any
- * non-final -> CREDITED / CANCELLED / FAILED. Nothing leaves a final state, and nothing goes back
- * from AUTHORIZED to INITIATED. Staying put is not a move.
+ * Allowed moves (spec 3.1), by the state moved into: the states a purchase may be in for the
+ * move. INITIATED -> AUTHORIZED (platform approved, not settled), any non-final -> CREDITED /
+ * CANCELLED / FAILED. Nothing leaves a final state, nothing goes back to INITIATED, and staying
+ * put is not a move.
  */
+export const MOVES_INTO: Readonly<Record<PurchaseState, readonly PurchaseState[]>> = {
+  INITIATED: [],
+  AUTHORIZED: ["INITIATED"],
+  CREDITED: ["INITIATED", "AUTHORIZED"],
+  CANCELLED: ["INITIATED", "AUTHORIZED"],
+  FAILED: ["INITIATED", "AUTHORIZED"],
+};
+
+/** The states a purchase can still leave: the ones not final. */
+export const OPEN_STATES: readonly PurchaseState[] = (Object.keys(MOVES_INTO) as PurchaseState[]).filter((state) =>
+  Object.values(MOVES_INTO).some((from) => from.includes(state)),
+);
+
+export function isFinal(state: PurchaseState): boolean {
+  return !OPEN_STATES.includes(state);
+}
+
 export function canMove(from: PurchaseState, to: PurchaseState): boolean {
-  if (isFinal(from) || from === to) return false;
-  if (to === "INITIATED") return false;
-  return true;
+  return MOVES_INTO[to].includes(from);
 }
 
 /** What to do about an order, given what the platform says of it. */
@@ -49,8 +63,8 @@ export type SettlementStep =
  * Maps the platform's order status to the next step. `authorized` is the game's hint from the
  * platform's callback (spec 4.4), undefined for the sweeper: it never decides whether the player
  * paid, only whether a `Failed` order reads as the player's decline (CANCELLED) or as an order the
- * platform did not complete (FAILED). An order refunded or charged back before we credited it
- * was never ours to credit: FAILED.
+ * platform did not complete (FAILED). An order refunded in full or charged back before we
+ * credited it was never ours to credit: FAILED; one partly refunded was paid for in part: credit.
  */
 export function settlementStep(status: OrderStatus, authorized: boolean | undefined): SettlementStep {
   switch (status) {
@@ -58,7 +72,10 @@ export function settlementStep(status: OrderStatus, authorized: boolean | undefi
       return "wait";
     case "Approved":
       return "finalize";
+    // PartialRefund: the platform settled the order and refunded some of its lines; the player
+    // paid for the rest, so it is credited (its refunded share reversed with it, issue 15).
     case "Succeeded":
+    case "PartialRefund":
       return "credit";
     case "Failed":
       return authorized === false ? "cancel" : "fail";
@@ -67,16 +84,17 @@ export function settlementStep(status: OrderStatus, authorized: boolean | undefi
   }
 }
 
+const STATE_AFTER = {
+  wait: "INITIATED",
+  finalize: "AUTHORIZED",
+  credit: "CREDITED",
+  cancel: "CANCELLED",
+  fail: "FAILED",
+} as const satisfies Record<SettlementStep, PurchaseState>;
+
 /** The state a step leads to. */
-export function stateAfter(step: SettlementStep): PurchaseState {
-  const states: Record<SettlementStep, PurchaseState> = {
-    wait: "INITIATED",
-    finalize: "AUTHORIZED",
-    credit: "CREDITED",
-    cancel: "CANCELLED",
-    fail: "FAILED",
-  };
-  return states[step];
+export function stateAfter<S extends SettlementStep>(step: S): (typeof STATE_AFTER)[S] {
+  return STATE_AFTER[step];
 }
 
 /**

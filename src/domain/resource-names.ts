@@ -1,6 +1,9 @@
 // Resource names of the management API (spec 2.6) read strictly: a name that does not have
 // exactly the pattern's shape is INVALID_ARGUMENT; one that has it but names nothing the
 // caller may see is NOT_FOUND (spec 5.3). Parsing knows no storage.
+//
+// Each resource's pattern is written once, in `resources` below: its parser, its formatter and
+// the text refusing a malformed name all come from that one string.
 
 /** One id segment: what the service generates (UUIDs, offer ids) and nothing that needs escaping. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -10,127 +13,110 @@ const MAX_APP_ID = 4_294_967_295n;
 
 export type NameResult<T> = { ok: true; value: T } | { ok: false };
 
-export interface AccountName {
-  accountId: string;
+/** A resource's name pattern, as spec 2.6 writes it, with what reads and writes it. */
+export interface ResourcePattern<T> {
+  /** E.g. `accounts/{account}/campaigns/{campaign}`. */
+  readonly pattern: string;
+  parse(name: string): NameResult<T>;
+  format(name: T): string;
+  /** The text refusing a malformed name in `field`: `"parent" must be accounts/{account}.` */
+  mustBe(field: string): string;
 }
-export interface ApiKeyName extends AccountName {
-  apiKeyId: string;
+
+type Ids<K extends readonly string[]> = { [P in K[number]]: string };
+
+/**
+ * A pattern of literal collection words and `{...}` id slots; `keys` names the slots' ids in
+ * order. The last slot may be checked by a rule of its own (app ids).
+ */
+function resource<const K extends readonly string[]>(
+  pattern: string,
+  keys: K,
+  last: RegExp = SEGMENT,
+): ResourcePattern<Ids<K>> {
+  const words = pattern.split("/");
+  const isSlot = (word: string) => word.startsWith("{");
+  const parse = (name: string): NameResult<Ids<K>> => {
+    const parts = name.split("/");
+    if (parts.length !== words.length) return { ok: false };
+    const ids: string[] = [];
+    for (const [index, word] of words.entries()) {
+      const part = parts[index] as string;
+      const fits = !isSlot(word) ? part === word : (index === words.length - 1 ? last : SEGMENT).test(part);
+      if (!fits) return { ok: false };
+      if (isSlot(word)) ids.push(part);
+    }
+    return { ok: true, value: Object.fromEntries(keys.map((key, index) => [key, ids[index]])) as Ids<K> };
+  };
+  const format = (name: Ids<K>) => {
+    let slot = 0;
+    return words.map((word) => (isSlot(word) ? name[keys[slot++] as K[number]] : word)).join("/");
+  };
+  return { pattern, parse, format, mustBe: (field) => `"${field}" must be ${pattern}.` };
 }
-export interface MemberName extends AccountName {
-  memberId: string;
+
+/** A listing's app id is a number (a Steam appid, at most 32 bits), carried as a bigint. */
+function listing(pattern: string): ResourcePattern<ListingName> {
+  const text = resource(pattern, ["accountId", "linkId", "appId"], APP_ID);
+  return {
+    ...text,
+    parse(name) {
+      const result = text.parse(name);
+      if (!result.ok) return result;
+      const appId = BigInt(result.value.appId);
+      return appId > MAX_APP_ID ? { ok: false } : { ok: true, value: { ...result.value, appId } };
+    },
+    format: (name) => text.format({ ...name, appId: name.appId.toString() }),
+  };
 }
-export interface LinkName extends AccountName {
-  linkId: string;
-}
+
+const ACCOUNT = "accounts/{account}";
+const LINK = `${ACCOUNT}/distributorLinks/{distributor_link}`;
+const CAMPAIGN = `${ACCOUNT}/campaigns/{campaign}`;
+const PROJECT = `${ACCOUNT}/projects/{project}`;
+
+/** Every resource name the service reads or writes: the one place its pattern is spelled. */
+export const resources = {
+  account: resource(ACCOUNT, ["accountId"]),
+  apiKey: resource(`${ACCOUNT}/apiKeys/{api_key}`, ["accountId", "apiKeyId"]),
+  member: resource(`${ACCOUNT}/members/{member}`, ["accountId", "memberId"]),
+  link: resource(LINK, ["accountId", "linkId"]),
+  listing: listing(`${LINK}/listings/{app_id}`),
+  settlement: resource(`${LINK}/settlements/{settlement}`, ["accountId", "linkId", "settlementId"]),
+  campaign: resource(CAMPAIGN, ["accountId", "campaignId"]),
+  /** GetFunding and GetFundingHistory name the campaign's funding. */
+  funding: resource(`${CAMPAIGN}/funding`, ["accountId", "campaignId"]),
+  offer: resource(`${CAMPAIGN}/offers/{offer}`, ["accountId", "campaignId", "offerId"]),
+  purchase: resource(`${CAMPAIGN}/purchases/{purchase}`, ["accountId", "campaignId", "purchaseId"]),
+  game: resource(`${ACCOUNT}/games/{game}`, ["accountId", "gameId"]),
+  project: resource(PROJECT, ["accountId", "projectId"]),
+  resource: resource(`${PROJECT}/resources/{resource}`, ["accountId", "projectId", "resourceId"]),
+  ledgerEntry: resource(`${PROJECT}/ledgerEntries/{ledger_entry}`, ["accountId", "projectId", "entryId"]),
+  checkoutSession: resource(`${ACCOUNT}/checkoutSessions/{checkout_session}`, ["accountId", "sessionId"]),
+  auditEvent: resource(`${ACCOUNT}/auditEvents/{audit_event}`, ["accountId", "eventId"]),
+  webhookEndpoint: resource(`${ACCOUNT}/webhookEndpoints/{webhook_endpoint}`, ["accountId", "endpointId"]),
+  webhookDelivery: resource(`${ACCOUNT}/webhookEndpoints/{webhook_endpoint}/deliveries/{delivery}`, [
+    "accountId",
+    "endpointId",
+    "deliveryId",
+  ]),
+  /** An audit event of no account (service-wide operator calls, failed authentications). */
+  serviceAuditEvent: resource("auditEvents/{audit_event}", ["eventId"]),
+} as const;
+
+export type AccountName = Ids<["accountId"]>;
+export type ApiKeyName = Ids<["accountId", "apiKeyId"]>;
+export type MemberName = Ids<["accountId", "memberId"]>;
+export type LinkName = Ids<["accountId", "linkId"]>;
 export interface ListingName extends LinkName {
   appId: bigint;
 }
-export interface CampaignName extends AccountName {
-  campaignId: string;
-}
-export interface OfferName extends CampaignName {
-  offerId: string;
-}
-export interface PurchaseName extends CampaignName {
-  purchaseId: string;
-}
-export interface GameName extends AccountName {
-  gameId: string;
-}
-
-/**
- * Matches `name` against a pattern of literal collection words and `{}` id slots; returns the
- * ids in order. `last` checks the final slot differently (app ids).
- */
-function match(name: string, pattern: readonly string[], last: RegExp = SEGMENT): string[] | undefined {
-  const parts = name.split("/");
-  if (parts.length !== pattern.length) return undefined;
-  const ids: string[] = [];
-  for (const [index, expected] of pattern.entries()) {
-    const part = parts[index] as string;
-    if (expected !== "{}") {
-      if (part !== expected) return undefined;
-      continue;
-    }
-    const rule = index === pattern.length - 1 ? last : SEGMENT;
-    if (!rule.test(part)) return undefined;
-    ids.push(part);
-  }
-  return ids;
-}
-
-function result<T>(value: T | undefined): NameResult<T> {
-  return value === undefined ? { ok: false } : { ok: true, value };
-}
-
-export function parseAccountName(name: string): NameResult<AccountName> {
-  const ids = match(name, ["accounts", "{}"]);
-  return result(ids && { accountId: ids[0] as string });
-}
-
-export function parseApiKeyName(name: string): NameResult<ApiKeyName> {
-  const ids = match(name, ["accounts", "{}", "apiKeys", "{}"]);
-  return result(ids && { accountId: ids[0] as string, apiKeyId: ids[1] as string });
-}
-
-export function parseMemberName(name: string): NameResult<MemberName> {
-  const ids = match(name, ["accounts", "{}", "members", "{}"]);
-  return result(ids && { accountId: ids[0] as string, memberId: ids[1] as string });
-}
-
-export function parseLinkName(name: string): NameResult<LinkName> {
-  const ids = match(name, ["accounts", "{}", "distributorLinks", "{}"]);
-  return result(ids && { accountId: ids[0] as string, linkId: ids[1] as string });
-}
-
-export function parseListingName(name: string): NameResult<ListingName> {
-  const ids = match(name, ["accounts", "{}", "distributorLinks", "{}", "listings", "{}"], APP_ID);
-  if (!ids) return { ok: false };
-  const appId = BigInt(ids[2] as string);
-  if (appId > MAX_APP_ID) return { ok: false };
-  return { ok: true, value: { accountId: ids[0] as string, linkId: ids[1] as string, appId } };
-}
-
-export function parseCampaignName(name: string): NameResult<CampaignName> {
-  const ids = match(name, ["accounts", "{}", "campaigns", "{}"]);
-  return result(ids && { accountId: ids[0] as string, campaignId: ids[1] as string });
-}
-
-/** `accounts/{account}/campaigns/{campaign}/funding` (GetFunding). */
-export function parseFundingName(name: string): NameResult<CampaignName> {
-  if (!name.endsWith("/funding")) return { ok: false };
-  return parseCampaignName(name.slice(0, -"/funding".length));
-}
-
-export function parseOfferName(name: string): NameResult<OfferName> {
-  const ids = match(name, ["accounts", "{}", "campaigns", "{}", "offers", "{}"]);
-  return result(ids && { accountId: ids[0] as string, campaignId: ids[1] as string, offerId: ids[2] as string });
-}
-
-export function parsePurchaseName(name: string): NameResult<PurchaseName> {
-  const ids = match(name, ["accounts", "{}", "campaigns", "{}", "purchases", "{}"]);
-  return result(ids && { accountId: ids[0] as string, campaignId: ids[1] as string, purchaseId: ids[2] as string });
-}
-
-export function parseGameName(name: string): NameResult<GameName> {
-  const ids = match(name, ["accounts", "{}", "games", "{}"]);
-  return result(ids && { accountId: ids[0] as string, gameId: ids[1] as string });
-}
-
-export const names = {
-  account: (accountId: string) => `accounts/${accountId}`,
-  apiKey: (n: ApiKeyName) => `accounts/${n.accountId}/apiKeys/${n.apiKeyId}`,
-  member: (n: MemberName) => `accounts/${n.accountId}/members/${n.memberId}`,
-  link: (n: LinkName) => `accounts/${n.accountId}/distributorLinks/${n.linkId}`,
-  listing: (n: ListingName) => `accounts/${n.accountId}/distributorLinks/${n.linkId}/listings/${n.appId}`,
-  settlement: (n: LinkName, settlementId: string) =>
-    `accounts/${n.accountId}/distributorLinks/${n.linkId}/settlements/${settlementId}`,
-  campaign: (n: CampaignName) => `accounts/${n.accountId}/campaigns/${n.campaignId}`,
-  funding: (n: CampaignName) => `accounts/${n.accountId}/campaigns/${n.campaignId}/funding`,
-  offer: (n: OfferName) => `accounts/${n.accountId}/campaigns/${n.campaignId}/offers/${n.offerId}`,
-  purchase: (n: PurchaseName) => `accounts/${n.accountId}/campaigns/${n.campaignId}/purchases/${n.purchaseId}`,
-  game: (n: GameName) => `accounts/${n.accountId}/games/${n.gameId}`,
-  project: (accountId: string, projectId: string) => `accounts/${accountId}/projects/${projectId}`,
-  resource: (accountId: string, projectId: string, resourceId: string) =>
-    `accounts/${accountId}/projects/${projectId}/resources/${resourceId}`,
-} as const;
+export type CampaignName = Ids<["accountId", "campaignId"]>;
+export type OfferName = Ids<["accountId", "campaignId", "offerId"]>;
+export type PurchaseName = Ids<["accountId", "campaignId", "purchaseId"]>;
+export type GameName = Ids<["accountId", "gameId"]>;
+export type ProjectName = Ids<["accountId", "projectId"]>;
+export type ResourceName = Ids<["accountId", "projectId", "resourceId"]>;
+export type CheckoutSessionName = Ids<["accountId", "sessionId"]>;
+export type WebhookEndpointName = Ids<["accountId", "endpointId"]>;
+export type WebhookDeliveryName = Ids<["accountId", "endpointId", "deliveryId"]>;

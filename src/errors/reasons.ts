@@ -33,9 +33,14 @@ export const reasons = {
   REVIEW_NOT_ALLOWED: { code: Code.FailedPrecondition, precondition: true },
   /** RecordSettlement: more than the link's outstanding credit. */
   SETTLEMENT_EXCEEDS_OUTSTANDING: { code: Code.FailedPrecondition, precondition: true },
+  /** ReconcileDistributorLink: a reconciliation pass (a replica's, or another demand) holds the link. */
+  RECONCILIATION_RUNNING: { code: Code.Aborted, precondition: false },
   // The account service's refusals (AccountService; our own names).
   /** DeleteApiKey, DeleteMember, UpdateMember: the write would leave the account without any owner. */
   LAST_OWNER: { code: Code.FailedPrecondition, precondition: true },
+  // The webhook service's refusals (WebhookService, issue 16; our own names).
+  /** RedeliverWebhookDelivery: the endpoint is DISABLED; enable it first (UpdateWebhookEndpoint). */
+  WEBHOOK_ENDPOINT_DISABLED: { code: Code.FailedPrecondition, precondition: true },
 } as const satisfies Record<string, { code: Code; precondition: boolean }>;
 
 export type Reason = keyof typeof reasons;

@@ -40,7 +40,14 @@ export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
       const ids = await resourcesBehind(deps.db, { until, take: options.batchSize ?? DEFAULT_BATCH });
       if (ids.length === 0) return report;
       for (const resourceId of ids) {
-        report.chargedNanos += await meterResource(deps.db, { resourceId, until, maxPieces: MAX_PIECES_PER_RESOURCE });
+        report.chargedNanos += await meterResource(deps.db, {
+          resourceId,
+          until,
+          maxPieces: MAX_PIECES_PER_RESOURCE,
+          // Issue 16: a campaign.runway_low event when the charge took the runway below its threshold.
+          inTransaction: (tx, projectId) =>
+            deps.webhookEvents?.checkRunway(tx, projectId, deps.now()) ?? Promise.resolve(),
+        });
         report.resources += 1;
       }
     }

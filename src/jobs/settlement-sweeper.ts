@@ -1,7 +1,7 @@
-import { settlePurchase } from "../services/campaign/settle-purchase.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { leaseDuePurchases, renewPurchaseLease } from "../store/purchase-leases.js";
 import { findPurchase } from "../store/purchases.js";
+import { settlePurchase } from "../usecases/settle-purchase.js";
 import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 

@@ -1,6 +1,6 @@
-import { TRANSFER_LEASE_MS, workTransfer } from "../services/campaign/transfer-steps.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { claimTransfer } from "../store/transfer-progress.js";
+import { TRANSFER_LEASE_MS, workTransfer } from "../usecases/transfer-steps.js";
 import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 

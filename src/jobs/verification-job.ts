@@ -5,7 +5,7 @@ import type { Job } from "./job.js";
 import { type VerifyResult, verifyCampaign } from "./verify-campaign.js";
 
 export interface VerificationJobOptions {
-  deps: Pick<ServiceDeps, "db" | "steam" | "masterKey" | "now" | "logger">;
+  deps: Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "logger" | "webhookEvents">;
   /** Time between passes over campaigns in VERIFYING. */
   intervalMs: number;
   /** How long one replica holds a campaign; a crashed replica's campaigns come back after it. */

@@ -1,12 +1,12 @@
 import { decideVerification, type VerificationFacts } from "../domain/campaign-state.js";
 import { findEndingAnnouncement } from "../domain/ending-announcement.js";
 import type { PlatformResult, StoreAvailability } from "../platform/steam/steam-platform.js";
-import { markKeyRejected } from "../services/campaign/key-rejected.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { openSecret } from "../services/secret-box.js";
 import { postponeVerification, recordVerification, type VerificationTask } from "../store/verification-leases.js";
+import { markKeyRejected } from "../usecases/key-rejected.js";
 
-export type VerifyDeps = Pick<ServiceDeps, "db" | "steam" | "masterKey" | "now">;
+export type VerifyDeps = Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "webhookEvents">;
 
 export type VerifyResult = "VERIFIED" | "NEEDS_REVIEW" | "POSTPONED" | "LOST_LEASE";
 
@@ -19,7 +19,7 @@ const NOT_ANSWERING = "The platform did not answer; verification will be tried a
  * rejected key marks the link STATE_CREDENTIAL_INVALID and the campaign NEEDS_REVIEW.
  */
 export async function verifyCampaign(deps: VerifyDeps, task: VerificationTask): Promise<VerifyResult> {
-  const publisherKey = openSecret(deps.masterKey, task.publisherKeyEncrypted);
+  const publisherKey = openSecret(deps.masterKeys, task.publisherKeyEncrypted);
   const appid = Number(task.appId);
   const apps = await deps.steam.listPartnerApps({ publisherKey });
   if (apps.kind === "unavailable") return postpone(deps, task);
@@ -62,7 +62,13 @@ async function record(
   facts: VerificationFacts,
   outcome = decideVerification(facts),
 ): Promise<VerifyResult> {
-  const written = await recordVerification(deps.db, task, { record: { ...facts, ...outcome }, now: deps.now() });
+  const now = deps.now();
+  const written = await recordVerification(deps.db, task, {
+    record: { ...facts, ...outcome },
+    now,
+    // Issue 16: campaign.verified or campaign.needs_review, in the transaction that moved it.
+    inTransaction: (tx) => deps.webhookEvents?.campaignState(tx, task.campaignId, now) ?? Promise.resolve(),
+  });
   return written ? outcome.state : "LOST_LEASE";
 }
 

@@ -3,13 +3,15 @@ import type { RequestHandler } from "./listener.js";
 export interface HealthOptions {
   /** Resolves when the database answers; rejects otherwise. */
   ready: () => Promise<void>;
+  /** Lines added to `/readyz` about dependencies that do not decide readiness (Redis). */
+  detail?: () => string[];
 }
 
 /**
  * `/healthz`: the process is alive. `/readyz`: it can serve (the database answers).
  * Returns true when it answered the request.
  */
-export function createHealthRoutes({ ready }: HealthOptions) {
+export function createHealthRoutes({ ready, detail = () => [] }: HealthOptions) {
   return (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): boolean => {
     const path = req.url?.split("?")[0];
     if (req.method !== "GET" || (path !== "/healthz" && path !== "/readyz")) return false;
@@ -21,9 +23,10 @@ export function createHealthRoutes({ ready }: HealthOptions) {
       answer(200, "ok\n");
       return true;
     }
+    const lines = (first: string) => [first, ...detail()].join("\n") + "\n";
     ready().then(
-      () => answer(200, "ready\n"),
-      () => answer(503, "database unavailable\n"),
+      () => answer(200, lines("ready")),
+      () => answer(503, lines("database unavailable")),
     );
     return true;
   };

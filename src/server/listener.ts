@@ -4,6 +4,8 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import { type ConnectionGuard, type ConnectionPolicy, createConnectionGuard } from "./connection-guard.js";
+import { listenOn } from "./listen-on.js";
 
 export type RequestHandler = (
   req: http.IncomingMessage | http2.Http2ServerRequest,
@@ -19,48 +21,75 @@ export interface Listener {
 export interface ListenerOptions {
   handler: RequestHandler;
   tls?: { certFile: string; keyFile: string };
+  /** Timeouts and caps that keep slow or idle clients from holding the listener. */
+  connections: ConnectionPolicy;
 }
 
 // Every HTTP/2 connection with prior knowledge opens with this preface (RFC 9113 3.4); no
 // HTTP/1.1 request line starts with it.
 const H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+// Streams one HTTP/2 client may have open at once (each holds a request timer and a body).
+const MAX_CONCURRENT_STREAMS = 100;
 
 /**
  * One port for every protocol: HTTP/1.1 (REST, Connect, gRPC-web) and HTTP/2 (gRPC and the
  * rest), cleartext by sniffing the preface, or TLS with ALPN when a certificate is given.
  */
-export function createListener({ handler, tls }: ListenerOptions): Listener {
-  const drain = createDrain(handler);
+export function createListener({ handler, tls, connections }: ListenerOptions): Listener {
+  const guard = createConnectionGuard(connections);
+  const guarded: RequestHandler = (req, res) => {
+    guard.request(req, res);
+    handler(req, res);
+  };
+  const settings = { maxConcurrentStreams: MAX_CONCURRENT_STREAMS };
   if (tls) {
     const server = http2.createSecureServer(
-      { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile), allowHTTP1: true },
-      drain.handler,
+      { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile), allowHTTP1: true, settings },
+      guarded,
     );
-    server.on("session", drain.trackSession);
+    server.on("connection", guard.admit);
+    // Before http2's own listener, which starts the session on this socket.
+    server.prependListener("secureConnection", guard.secured);
+    server.on("session", guard.session);
     server.on("clientError", answerMalformed);
-    return serve(server, drain);
+    server.on("connect", answerConnect);
+    return serve(server, guard);
   }
-  const h1 = http.createServer(drain.handler);
-  const h2 = http2.createServer(drain.handler);
-  h2.on("session", drain.trackSession);
-  h1.on("connection", drain.trackSocket);
+  const h1 = http.createServer({ keepAliveTimeout: connections.keepAliveTimeoutMs }, guarded);
+  const h2 = http2.createServer({ settings }, guarded);
+  h2.on("session", guard.session);
   h1.on("clientError", answerMalformed);
-  const front = net.createServer((socket) => route(socket, h1, h2));
-  return serve(front, drain);
+  h1.on("connect", answerConnect);
+  const front = net.createServer((socket) => {
+    guard.admit(socket);
+    if (!socket.destroyed) route(socket, h1, h2);
+  });
+  return serve(front, guard);
 }
 
 // A request Node cannot even parse still gets the API's error shape and no-store (spec 2.1, 7).
-const MALFORMED = JSON.stringify({ code: 3, message: "malformed HTTP request", details: [] });
+const MALFORMED = { code: 3, message: "malformed HTTP request", details: [] };
 
 function answerMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || error.code === "ECONNRESET") {
     socket.destroy();
     return;
   }
+  writeError(socket, "400 Bad Request", MALFORMED);
+}
+
+function writeError(socket: Duplex, statusLine: string, status: object): void {
+  const body = JSON.stringify(status);
   socket.end(
-    "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncache-control: no-store\r\n" +
-      `connection: close\r\ncontent-length: ${Buffer.byteLength(MALFORMED)}\r\n\r\n${MALFORMED}`,
+    `HTTP/1.1 ${statusLine}\r\ncontent-type: application/json\r\ncache-control: no-store\r\n` +
+      `connection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+// Node closes a CONNECT request's socket unanswered unless someone listens (RFC 9110 9.3.6:
+// this is no proxy). It still gets the API's error shape.
+function answerConnect(_req: http.IncomingMessage, socket: Duplex): void {
+  writeError(socket, "400 Bad Request", { code: 3, message: "the CONNECT method is not supported", details: [] });
 }
 
 function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void {
@@ -84,72 +113,13 @@ function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void
   socket.on("error", () => socket.destroy());
 }
 
-interface Drain {
-  handler: RequestHandler;
-  /** An HTTP/1.1 connection. */
-  trackSocket(socket: net.Socket): void;
-  trackSession(session: http2.ServerHttp2Session): void;
-  /** Closes idle connections now and busy ones as their last response ends. */
-  start(): void;
-}
-
-/**
- * Graceful shutdown: HTTP/1.1 connections are counted by requests in flight, so an idle
- * keep-alive connection is closed at once and a busy one right after its response (with
- * `Connection: close`); HTTP/2 sessions get a GOAWAY and finish their open streams.
- */
-function createDrain(handler: RequestHandler): Drain {
-  const inFlight = new Map<net.Socket, number>();
-  const sessions = new Set<http2.ServerHttp2Session>();
-  let closing = false;
-  const trackSocket = (socket: net.Socket) => {
-    inFlight.set(socket, 0);
-    socket.once("close", () => inFlight.delete(socket));
-  };
+function serve(server: net.Server, guard: ConnectionGuard): Listener {
   return {
-    trackSocket,
-    handler(req, res) {
-      const socket = req.socket as net.Socket;
-      if (req.httpVersionMajor === 1) {
-        // Over TLS an HTTP/1.1 connection is first seen here (ALPN chose it).
-        if (!inFlight.has(socket)) trackSocket(socket);
-        inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
-        if (closing) res.setHeader("connection", "close");
-        res.once("close", () => {
-          const left = (inFlight.get(socket) ?? 1) - 1;
-          inFlight.set(socket, left);
-          if (closing && left === 0) socket.end();
-        });
-      }
-      handler(req, res);
-    },
-    trackSession(session) {
-      sessions.add(session);
-      session.once("close", () => sessions.delete(session));
-      if (closing) session.close();
-    },
-    start() {
-      closing = true;
-      for (const [socket, count] of inFlight) if (count === 0) socket.end();
-      for (const session of sessions) session.close();
-    },
-  };
-}
-
-function serve(server: net.Server, drain: Drain): Listener {
-  return {
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          server.off("error", reject);
-          resolve(server.address() as AddressInfo);
-        });
-      }),
+    listen: (port, host) => listenOn(server, port, host),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
-        drain.start();
+        guard.drain();
       }),
   };
 }

@@ -1,9 +1,12 @@
 import { createRegistry } from "@bufbuild/protobuf";
 import type { Logger } from "pino";
+import { resources } from "../domain/resource-names.js";
 import { invalidArgument, unauthenticated } from "../errors/status.js";
-import { PAYMENT_SIGNATURE_HEADER, verifyPaymentSignature } from "../platform/billing/payment-signature.js";
-import { PAYMENT_WEBHOOK_PATH } from "../platform/billing/sign-payment-event.js";
-import { parseCheckoutSessionName } from "../services/billing/billing-names.js";
+import {
+  PAYMENT_SIGNATURE_HEADER,
+  PAYMENT_WEBHOOK_PATH,
+  verifyPaymentSignature,
+} from "../platform/billing/payment-signature.js";
 import { completeCheckoutSession, findCheckoutSession } from "../store/checkout.js";
 import type { Db } from "../store/open-database.js";
 import { readBody } from "../transcode/read-body.js";
@@ -11,8 +14,12 @@ import { type RestRequest, type RestResponse, sendJson } from "../transcode/resp
 import { errorToStatus } from "../transcode/status-json.js";
 
 export interface PaymentWebhookOptions {
-  /** Shared with the payment provider (PAYMENT_WEBHOOK_SECRET, or derived from the master key). */
-  secret: string;
+  /**
+   * Shared with the payment provider (PAYMENT_WEBHOOK_SECRET, or derived from the master key);
+   * a signature under any one of them is accepted (derived: under the current master key, and
+   * during a rotation under the previous one too).
+   */
+  secrets: readonly string[];
   db: Db;
   now: () => Date;
 }
@@ -50,6 +57,8 @@ export function createPaymentWebhook(context: WebhookContext) {
       .then(async (read) => {
         // Spec 8: 64 KiB; the rest of the body is never read, so the connection is closed.
         if (read.kind === "too-large") return fail(invalidArgument("The event body is too large."), true);
+        if (read.kind === "aborted")
+          return context.logger.debug({ reason: read.cause.message }, "request aborted by the client");
         sendJson(req, res, { status: 200, body: await receive(context, req, read.bytes) });
       })
       .catch((error: unknown) => fail(error));
@@ -59,12 +68,14 @@ export function createPaymentWebhook(context: WebhookContext) {
 
 async function receive(context: WebhookContext, req: RestRequest, bytes: Uint8Array): Promise<Answer> {
   const header = req.headers[PAYMENT_SIGNATURE_HEADER];
-  const signed = verifyPaymentSignature({
-    secret: context.secret,
-    header: typeof header === "string" ? header : undefined,
-    body: bytes,
-    now: context.now(),
-  });
+  const signed = context.secrets.some((secret) =>
+    verifyPaymentSignature({
+      secret,
+      header: typeof header === "string" ? header : undefined,
+      body: bytes,
+      now: context.now(),
+    }),
+  );
   if (!signed) throw unauthenticated(`A valid, current ${PAYMENT_SIGNATURE_HEADER} header is required.`);
   const event = parseEvent(bytes);
   if (event.type !== "checkout.paid") return { result: "ignored", reason: `event type "${event.type}" is not handled` };
@@ -74,8 +85,8 @@ async function receive(context: WebhookContext, req: RestRequest, bytes: Uint8Ar
 }
 
 async function creditOnce(context: WebhookContext, checkoutSession: string): Promise<Answer> {
-  const name = parseCheckoutSessionName(checkoutSession);
-  if (!name.ok) throw invalidArgument('"checkoutSession" must be accounts/{account}/checkoutSessions/{id}.');
+  const name = resources.checkoutSession.parse(checkoutSession);
+  if (!name.ok) throw invalidArgument(resources.checkoutSession.mustBe("checkoutSession"));
   // A session never changes account, so this read cannot race the conditional completion.
   const session = await findCheckoutSession(context.db, name.value.accountId, name.value.sessionId);
   if (!session) return { result: "ignored", reason: "unknown checkout session" };

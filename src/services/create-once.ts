@@ -2,13 +2,27 @@ import { createHmac } from "node:crypto";
 import { type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { readRequestId } from "../domain/request-id.js";
 import { alreadyExists } from "../errors/status.js";
-import { isUniqueViolation } from "../store/unique-violation.js";
+import { violates } from "../store/constraint-violation.js";
+import type { MasterKeys } from "./secret-box.js";
 
 /** What a create stores to be idempotent (AIP-155); both null without a request_id. */
 export interface Idempotency {
   requestId: string | null;
   /** HMAC of the whole request: a retry has the same, a reuse of the id for another body not. */
   requestHash: string | null;
+  /**
+   * The hashes a retry of this request may have stored: under the current master key, and
+   * during a rotation under the previous one (a create made before it is still a retry).
+   */
+  acceptedHashes: string[];
+}
+
+/** The columns a create stores: its request id, and its hash under the current master key. */
+export function idempotencyColumns({
+  requestId,
+  requestHash,
+}: Idempotency): Pick<Idempotency, "requestId" | "requestHash"> {
+  return { requestId, requestHash };
 }
 
 /**
@@ -16,14 +30,20 @@ export interface Idempotency {
  * key because a link's request carries its publisher key, which is never stored in the clear.
  */
 export function readIdempotency<Desc extends DescMessage>(
-  masterKey: Buffer,
+  masterKeys: MasterKeys,
   schema: Desc,
   request: MessageShape<Desc> & { requestId: string },
 ): Idempotency {
   const requestId = readRequestId(request.requestId) ?? null;
-  if (requestId === null) return { requestId, requestHash: null };
+  if (requestId === null) return { requestId, requestHash: null, acceptedHashes: [] };
   const bytes = toBinary(schema, request, { writeUnknownFields: false });
-  return { requestId, requestHash: createHmac("sha256", masterKey).update(bytes).digest("base64url") };
+  const hash = (key: Buffer) => createHmac("sha256", key).update(bytes).digest("base64url");
+  const requestHash = hash(masterKeys.current);
+  return {
+    requestId,
+    requestHash,
+    acceptedHashes: [requestHash, ...(masterKeys.previous ? [hash(masterKeys.previous)] : [])],
+  };
 }
 
 export interface CreateOnce<Row> {
@@ -50,7 +70,7 @@ export async function createOnce<Row>(options: CreateOnce<Row>): Promise<Row> {
   try {
     return await options.create();
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (!violates(error, "unique")) throw error;
     const winner = await options.findEarlier(requestId);
     if (!winner) throw error;
     return replay(options, winner);
@@ -58,7 +78,7 @@ export async function createOnce<Row>(options: CreateOnce<Row>): Promise<Row> {
 }
 
 function replay<Row>(options: CreateOnce<Row>, earlier: Row & { requestHash: string | null }): Row {
-  if (earlier.requestHash !== options.idempotency.requestHash) {
+  if (earlier.requestHash === null || !options.idempotency.acceptedHashes.includes(earlier.requestHash)) {
     throw alreadyExists(`"requestId" was already used to create a different ${options.resource}.`);
   }
   return earlier;

@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { invalidArgument } from "../errors/status.js";
+import type { MasterKeys } from "./secret-box.js";
 
 // List pagination (AIP-158): keyset pages, never offsets, so rows written between two calls
 // neither repeat nor vanish. A token is base64url JSON of the last row's sort key followed by
@@ -33,15 +34,21 @@ export interface PageTokens {
 
 const MAC_BYTES = 16;
 
-/** Page tokens signed with a key derived from `secret` (the service's master key). */
-export function createPageTokens(secret: Buffer): PageTokens {
-  const key = Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), "encore page tokens", 32));
-  const mac = (scope: string, payload: string) =>
+/**
+ * Page tokens signed with a key derived from the current master key; a token signed under the
+ * previous one is still accepted during a rotation (docs/deploy.md), so no caller's paging
+ * breaks while replicas change keys.
+ */
+export function createPageTokens(masterKeys: MasterKeys): PageTokens {
+  const derive = (secret: Buffer) => Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), "encore page tokens", 32));
+  const signing = derive(masterKeys.current);
+  const accepted = [signing, ...(masterKeys.previous ? [derive(masterKeys.previous)] : [])];
+  const macUnder = (key: Buffer, scope: string, payload: string) =>
     createHmac("sha256", key).update(scope).update("\n").update(payload).digest().subarray(0, MAC_BYTES);
 
   const encode = (scope: string, cursor: PageCursor) => {
     const payload = Buffer.from(JSON.stringify(cursor)).toString("base64url");
-    return `${payload}.${mac(scope, payload).toString("base64url")}`;
+    return `${payload}.${macUnder(signing, scope, payload).toString("base64url")}`;
   };
 
   const decode = (scope: string, token: string): PageCursor | undefined => {
@@ -49,7 +56,8 @@ export function createPageTokens(secret: Buffer): PageTokens {
     const [payload, signature, extra] = token.split(".");
     if (!payload || !signature || extra !== undefined) throw badToken();
     const given = Buffer.from(signature, "base64url");
-    if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(scope, payload))) throw badToken();
+    if (given.length !== MAC_BYTES) throw badToken();
+    if (!accepted.some((key) => timingSafeEqual(given, macUnder(key, scope, payload)))) throw badToken();
     const cursor: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
     if (!Array.isArray(cursor) || !cursor.every((part) => typeof part === "string")) throw badToken();
     return cursor;

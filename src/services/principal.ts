@@ -1,15 +1,7 @@
-import { createContextKey, type HandlerContext } from "@connectrpc/connect";
-import { type Permission, type Role, roleHolds } from "../domain/permissions.js";
+import type { HandlerContext } from "@connectrpc/connect";
+import { type Permission, roleHolds } from "../domain/permissions.js";
 import { notFound, unauthenticated } from "../errors/status.js";
-
-/** Who is calling a management method, as resolved from `Authorization: Bearer <token>`. */
-export type Principal =
-  | { kind: "apiKey"; id: string; accountId: string; role: Role }
-  | { kind: "session"; id: string; memberId: string; accountId: string; role: Role }
-  | { kind: "operator" };
-
-/** Set by the authentication interceptor; undefined when no valid credential came. */
-export const kPrincipal = createContextKey<Principal | undefined>(undefined, { description: "principal" });
+import { kPrincipal, type Principal } from "./context-keys.js";
 
 /** The caller, or UNAUTHENTICATED when the call carried no valid credential. */
 export function requirePrincipal(ctx: HandlerContext): Principal {

@@ -41,6 +41,14 @@ export function listApiKeys(db: DbClient, accountId: string, { take, after }: Id
   });
 }
 
+/** The key whose secret hashes to `keyHash`, in any account: who a bearer token is (authenticate.ts). */
+export function findApiKeyByToken(
+  db: DbClient,
+  keyHash: string,
+): Promise<{ id: string; accountId: string; role: ApiKeyRow["role"] } | null> {
+  return db.apiKey.findUnique({ where: { keyHash }, select: { id: true, accountId: true, role: true } });
+}
+
 /** An account's key by the hash of its secret (null once deleted). */
 export function findApiKeyByHash(db: DbClient, accountId: string, keyHash: string): Promise<ApiKeyRow | null> {
   return db.apiKey.findFirst({ where: { accountId, keyHash }, select: apiKeyColumns });

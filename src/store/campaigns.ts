@@ -1,5 +1,6 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState, FundingVisibility } from "../../gen/prisma/enums.js";
+import type { DbClient } from "./db-client.js";
 import { keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
 import type { Db } from "./open-database.js";
@@ -42,6 +43,8 @@ export interface CampaignRow {
   explanation: string;
   verifyTime: Date | null;
   projectId: string;
+  /** Issue 16: the runway (days) below which a campaign.runway_low webhook event fires; 0: never. */
+  runwayAlertDays: number;
   version: number;
   createTime: Date;
   updateTime: Date;
@@ -65,7 +68,7 @@ export function gameExists(db: Db, accountId: string, gameId: string): Promise<b
 type CampaignIdentity = "id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId";
 
 export interface NewCampaign
-  extends Pick<CampaignRow, CampaignIdentity | "fundingVisibility" | "campaignKey" | "projectId"> {
+  extends Pick<CampaignRow, CampaignIdentity | "fundingVisibility" | "campaignKey" | "projectId" | "runwayAlertDays"> {
   now: Date;
   /** AIP-155: the create's request id and request hash, or null. */
   requestId: string | null;
@@ -104,7 +107,7 @@ export function findCampaignByRequest(
   });
 }
 
-export function findCampaign(db: Db, accountId: string, campaignId: string): Promise<CampaignRow | null> {
+export function findCampaign(db: DbClient, accountId: string, campaignId: string): Promise<CampaignRow | null> {
   return db.campaign.findFirst({ where: { id: campaignId, accountId }, include: withLatestTransfer });
 }
 
@@ -137,6 +140,7 @@ export async function listCampaigns(db: Db, options: CampaignListing): Promise<P
 export interface CampaignChanges {
   displayName?: string;
   fundingVisibility?: FundingVisibility;
+  runwayAlertDays?: number;
 }
 
 /**

@@ -2,17 +2,18 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "../../gen/prisma/client.js";
 import type { LedgerType } from "../../gen/prisma/enums.js";
 import { meterSpan } from "../domain/metering.js";
-import type { DbClient } from "./db-client.js";
+import type { DbClient, InTransaction } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
 // A project's ledger: every movement of its balance (player top-ups, developer top-ups,
-// usage). Listing is newest first on (create_time, id); the cursor carries create_time with its
+// usage, reversals of player top-ups). Listing is newest first on (create_time, id); the cursor carries create_time with its
 // microseconds, since entries written with the database's now() have them.
 
 export interface LedgerRow {
   id: string;
   type: LedgerType;
   amountNanos: bigint;
+  /** The purchase credited, or for a REVERSAL the purchase reversed. */
   purchaseId: string | null;
   /** The purchase's campaign, to name the purchase. */
   campaignId: string | null;
@@ -52,11 +53,11 @@ export async function listLedgerEntries(db: DbClient, query: LedgerQuery): Promi
     conditions.push(Prisma.sql`(l.create_time, l.id) < (${query.after[0]}::timestamptz, ${query.after[1]})`);
   }
   const rows = await db.$queryRaw<RawLedgerRow[]>`
-    SELECT l.id, l.type::text AS type, l.amount_nanos, l.purchase_id, p.campaign_id, l.checkout_session_id,
-           l.resource_id, l.create_time,
+    SELECT l.id, l.type::text AS type, l.amount_nanos, COALESCE(l.purchase_id, l.reversal_id) AS purchase_id,
+           p.campaign_id, l.checkout_session_id, l.resource_id, l.create_time,
            to_char(l.create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
       FROM ledger_entries l
-      LEFT JOIN purchases p ON p.id = l.purchase_id
+      LEFT JOIN purchases p ON p.id = COALESCE(l.purchase_id, l.reversal_id)
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY l.create_time DESC, l.id DESC
      LIMIT ${query.take}`;
@@ -166,11 +167,19 @@ export async function resourcesBehind(db: DbClient, options: { until: Date; take
  */
 export function meterResource(
   db: Db,
-  options: { resourceId: string; until: Date; maxPieces: number },
+  options: {
+    resourceId: string;
+    until: Date;
+    maxPieces: number;
+    /** Run with the project charged, when usage was charged (issue 16: the runway alert). */
+    inTransaction?: InTransaction<string>;
+  },
 ): Promise<bigint> {
   return db.$transaction(async (tx) => {
     const resource = await lockResource(tx, options.resourceId);
     if (!resource) return 0n;
-    return chargeUsage(tx, { resource, until: options.until, maxPieces: options.maxPieces });
+    const charged = await chargeUsage(tx, { resource, until: options.until, maxPieces: options.maxPieces });
+    if (charged > 0n) await options.inTransaction?.(tx, resource.projectId);
+    return charged;
   });
 }

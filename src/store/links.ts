@@ -1,4 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
+import type { DbClient } from "./db-client.js";
 import { keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
 import { SETTINGS_ID } from "./settings.js";
@@ -160,7 +161,7 @@ export async function deleteLinkUnlessUsed(
  * undone by the old key's rejection. Returns whether the link was marked.
  */
 export async function markCredentialInvalid(
-  db: Db,
+  db: DbClient,
   options: { linkId: string; fingerprint: string; now: Date },
 ): Promise<boolean> {
   const marked = await db.distributorLink.updateMany({

@@ -1,5 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
-import { isForeignKeyViolation } from "./foreign-key-violation.js";
+import { violates } from "./constraint-violation.js";
 import { keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
 import type { Db } from "./open-database.js";
@@ -107,7 +107,7 @@ export async function deleteOrDeactivateOffer(
     return await db.$transaction((tx) => deleteOrDeactivateLocked(tx, options));
   } catch (error) {
     // Never expected with the lock; a purchase of it committed while we deleted: deactivate.
-    if (!isForeignKeyViolation(error)) throw error;
+    if (!violates(error, "foreign key")) throw error;
     return db.$transaction((tx) => deleteOrDeactivateLocked(tx, { ...options, deletable: false }));
   }
 }

@@ -1,9 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../../gen/prisma/client.js";
+import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
 import type { SqlRunner } from "./sql-runner.js";
 
 export type Db = PrismaClient;
@@ -13,13 +10,31 @@ export interface Database {
   /** A raw connection for migrations: one session, so an advisory lock holds across statements. */
   openSqlRunner(): Promise<SqlRunner>;
   kind: "postgres" | "pglite";
+  /**
+   * Hears pg_notify on `channel` from every replica (notifications.ts); absent for PGlite, which
+   * is one process's alone.
+   */
+  listen?: (channel: string, handlers: NotificationHandlers) => Listening;
+  /** The PostgreSQL connection pool's state now; absent for PGlite (one session, no pool). */
+  poolStats?: () => PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection because all `max` are busy. */
+  waiting: number;
 }
 
 export type DatabaseTarget =
   | { kind: "postgres"; url: string; poolSize?: number }
-  /** `dataDir` undefined: in memory (tests). */
-  | { kind: "pglite"; dataDir?: string };
+  /**
+   * `dataDir` undefined: in memory (tests), starting from `loadDataDir` when given (a data folder
+   * PGlite's dumpDataDir wrote: the tests' migrated template).
+   */
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
 
 export interface OpenOptions {
   /**
@@ -33,8 +48,8 @@ export interface OpenOptions {
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   const database =
     target.kind === "postgres"
-      ? openPostgres(target.url, target.poolSize, options.onIdleConnectionError ?? (() => {}))
-      : await openPglite(target.dataDir);
+      ? await openPostgres(target.url, target.poolSize, options.onIdleConnectionError ?? (() => {}))
+      : await openPglite(target.dataDir, target.loadDataDir);
   // Closing twice is harmless (a shutdown path and a test teardown may both close).
   let closed: Promise<void> | undefined;
   const close = database.close;
@@ -45,13 +60,21 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   return database;
 }
 
-function openPostgres(url: string, poolSize: number | undefined, onIdleError: (error: Error) => void): Database {
+// Each kind's driver is loaded only when used: a start loads one of the two (docs/performance.md).
+async function openPostgres(
+  url: string,
+  poolSize: number | undefined,
+  onIdleError: (error: Error) => void,
+): Promise<Database> {
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   const pool = new pg.Pool({ connectionString: url, max: poolSize ?? 10 });
   pool.on("error", onIdleError);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",
     prisma,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    listen: (channel, handlers) => listenOn(pg.Client, url, channel, handlers),
     async openSqlRunner() {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -68,9 +91,20 @@ function openPostgres(url: string, poolSize: number | undefined, onIdleError: (e
   };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+const PGLITE_SHARED_BUFFERS = "32MB";
+
+async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("pglite-prisma-adapter"),
+  ]);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const lite = dataDir ? new PGlite(dataDir) : new PGlite();
+  // PostgreSQL's shared buffers live in the WebAssembly memory and are cleared at every start:
+  // at initdb's 128 MB that was a quarter of the CPU of opening the database, and 100 MB of
+  // memory more than at 32 MB. The embedded database is one service's and small, and the file
+  // system caches its files too (docs/performance.md).
+  const options = { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+  const lite = dataDir ? new PGlite(dataDir, options) : new PGlite(loadDataDir ? { ...options, loadDataDir } : options);
   await lite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   return {

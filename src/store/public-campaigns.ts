@@ -1,6 +1,7 @@
 import type { CampaignState, LinkState } from "../domain/availability.js";
-import type { FundingVisibility } from "../domain/funding.js";
+import type { FundingVisibility, SpendWindow } from "../domain/funding.js";
 import type { Db } from "./open-database.js";
+import { withinWindow } from "./spend-window.js";
 
 /** Everything the public reads need about one campaign, read in a single round trip. */
 export interface PublicCampaignFacts {
@@ -33,21 +34,18 @@ interface Row {
   outstanding_limit_nanos: bigint;
 }
 
-const SPEND_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
-
 /** Reads a campaign by its public key; undefined when no campaign has it. */
 export async function findPublicCampaign(
   db: Db,
   campaignKey: string,
-  now: Date,
+  window: SpendWindow,
 ): Promise<PublicCampaignFacts | undefined> {
-  const since = new Date(now.getTime() - SPEND_WINDOW_MS);
   const rows = await db.$queryRaw<Row[]>`
     SELECT c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready,
            c.funding_visibility::text AS funding_visibility,
            p.balance_nanos,
            (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
-             WHERE l.project_id = p.id AND l.type = 'USAGE' AND l.create_time >= ${since}) AS seven_day_usage_nanos,
+             WHERE l.project_id = p.id AND l.type = 'USAGE' AND ${withinWindow("l.create_time", window)}) AS seven_day_usage_nanos,
            (SELECT MIN(o.credit_nanos) FROM offers o
              WHERE o.campaign_id = c.id AND o.active) AS cheapest_credit_nanos,
            d.state::text AS link_state, d.sandbox, d.outstanding_nanos, d.reserved_nanos, d.outstanding_limit_nanos

@@ -1,4 +1,5 @@
 import type { Db } from "./open-database.js";
+import { isOpen } from "./purchase-guards.js";
 
 export interface LeaseOptions {
   now: Date;
@@ -20,7 +21,7 @@ export async function leaseDuePurchases(db: Db, options: LeaseOptions): Promise<
     UPDATE purchases SET lease_until = ${options.leaseUntil}
      WHERE id IN (
        SELECT id FROM purchases
-        WHERE state IN ('INITIATED', 'AUTHORIZED')
+        WHERE ${isOpen()}
           AND create_time <= ${options.dueBefore}
           AND (lease_until IS NULL OR lease_until <= ${options.now})
         ORDER BY create_time

@@ -1,5 +1,6 @@
 import type { CampaignState, LinkState } from "../domain/availability.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
+import { violates } from "./constraint-violation.js";
 import type { Db } from "./open-database.js";
 import { endPurchaseIn, releaseReservation } from "./purchases.js";
 
@@ -12,6 +13,8 @@ export interface BeginFacts {
   state: CampaignState;
   ready: boolean;
   appId: bigint;
+  /** The begin's requestId is recorded for the campaign already (false without one). */
+  requestKnown: boolean;
   link: {
     id: string;
     state: LinkState;
@@ -25,39 +28,75 @@ export interface BeginFacts {
   offer: { id: string; active: boolean; displayName: string; priceNanos: bigint; creditNanos: bigint } | undefined;
 }
 
-export async function findBeginFacts(db: Db, campaignKey: string, offerId: string): Promise<BeginFacts | undefined> {
-  const row = await db.campaign.findUnique({
-    where: { campaignKey },
-    select: {
-      id: true,
-      state: true,
-      readyTime: true,
-      appId: true,
-      link: {
-        select: {
-          id: true,
-          state: true,
-          sandbox: true,
-          publisherKeyEncrypted: true,
-          outstandingNanos: true,
-          reservedNanos: true,
-          outstandingLimitNanos: true,
-        },
-      },
-      offers: {
-        where: { id: offerId },
-        select: { id: true, active: true, displayName: true, priceNanos: true, creditNanos: true },
-      },
-    },
-  });
+interface BeginFactsRow {
+  id: string;
+  state: CampaignState;
+  ready: boolean;
+  app_id: bigint;
+  link_id: string;
+  link_state: LinkState;
+  sandbox: boolean;
+  publisher_key_encrypted: Uint8Array;
+  outstanding_nanos: bigint;
+  reserved_nanos: bigint;
+  outstanding_limit_nanos: bigint;
+  offer_id: string | null;
+  offer_active: boolean | null;
+  offer_display_name: string | null;
+  offer_price_nanos: bigint | null;
+  offer_credit_nanos: bigint | null;
+  request_known: boolean;
+}
+
+/**
+ * Everything a begin decides on, in one round trip (issue 14): the campaign, its link, the
+ * offer and whether `requestId` (when given) is known for the campaign already.
+ */
+export async function findBeginFacts(
+  db: Db,
+  campaignKey: string,
+  offerId: string,
+  requestId?: string,
+): Promise<BeginFacts | undefined> {
+  const rows = await db.$queryRaw<BeginFactsRow[]>`
+    SELECT c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready, c.app_id,
+           d.id AS link_id, d.state::text AS link_state, d.sandbox, d.publisher_key_encrypted,
+           d.outstanding_nanos, d.reserved_nanos, d.outstanding_limit_nanos,
+           o.id AS offer_id, o.active AS offer_active, o.display_name AS offer_display_name,
+           o.price_nanos AS offer_price_nanos, o.credit_nanos AS offer_credit_nanos,
+           EXISTS (SELECT 1 FROM purchase_requests r
+                    WHERE r.campaign_id = c.id AND r.request_id = ${requestId ?? null}::text) AS request_known
+      FROM campaigns c
+      JOIN distributor_links d ON d.id = c.link_id
+      LEFT JOIN offers o ON o.campaign_id = c.id AND o.id = ${offerId}
+     WHERE c.campaign_key = ${campaignKey}`;
+  const row = rows[0];
   if (!row) return undefined;
   return {
     campaignId: row.id,
     state: row.state,
-    ready: row.readyTime !== null,
-    appId: row.appId,
-    link: row.link,
-    offer: row.offers[0],
+    ready: row.ready,
+    appId: BigInt(row.app_id),
+    requestKnown: row.request_known,
+    link: {
+      id: row.link_id,
+      state: row.link_state,
+      sandbox: row.sandbox,
+      publisherKeyEncrypted: new Uint8Array(row.publisher_key_encrypted),
+      outstandingNanos: BigInt(row.outstanding_nanos),
+      reservedNanos: BigInt(row.reserved_nanos),
+      outstandingLimitNanos: BigInt(row.outstanding_limit_nanos),
+    },
+    offer:
+      row.offer_id === null
+        ? undefined
+        : {
+            id: row.offer_id,
+            active: row.offer_active === true,
+            displayName: row.offer_display_name ?? "",
+            priceNanos: BigInt(row.offer_price_nanos ?? 0n),
+            creditNanos: BigInt(row.offer_credit_nanos ?? 0n),
+          },
   };
 }
 
@@ -112,65 +151,57 @@ export interface OpenPurchaseInput {
 
 export type OpenPurchaseResult = "opened" | "request-known" | "limit-reached" | "offer-inactive";
 
-class Rollback extends Error {}
-
 /**
- * Claims the requestId (a concurrent begin with the same one waits on the unique key until this
- * commits, then finds it known), reserves the credit atomically against the link's outstanding
- * limit (exactly at the limit is allowed; sandbox links reserve nothing) and writes the purchase
- * INITIATED. Nothing is written when the limit would be exceeded.
+ * Claims the requestId, reserves the credit atomically against the link's outstanding limit as
+ * exceedsOutstandingLimit reads it (exactly at the limit is allowed; an outstanding below zero
+ * counts as zero; sandbox links reserve nothing) and writes the purchase INITIATED, in one
+ * statement (issue 14: one round trip instead of seven), so all of it or none is written:
+ * - the offer is held (FOR KEY SHARE, as the purchase's foreign key would) until the statement
+ *   ends: a concurrent DeleteOffer waits and then sees the purchase (spec 3.3), or deleted or
+ *   deactivated it first and nothing is written;
+ * - the requestId is claimed with the purchase; a concurrent begin with the same one waits on
+ *   the unique key until this commits, then fails on it, and nothing of its own is written.
  */
 export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<OpenPurchaseResult> {
+  const requestId = input.requestId ?? null;
+  let rows: { offer_active: boolean | null; opened: boolean }[];
   try {
-    return await db.$transaction(async (tx) => {
-      // The offer is held (FOR KEY SHARE, as the purchase's foreign key would) until this
-      // commits: a concurrent DeleteOffer waits and then sees the purchase (spec 3.3), or
-      // deleted or deactivated it first and nothing is written here.
-      const offer = await tx.$queryRaw<{ active: boolean }[]>`
-        SELECT active FROM offers WHERE id = ${input.offerId} AND campaign_id = ${input.campaignId} FOR KEY SHARE`;
-      if (!offer[0]?.active) return "offer-inactive";
-      if (input.requestId !== undefined) {
-        const claimed = await tx.$executeRaw`
-          INSERT INTO purchase_requests (campaign_id, request_id, player_id, create_time)
-          VALUES (${input.campaignId}, ${input.requestId}, ${input.playerId}, ${input.now})
-          ON CONFLICT DO NOTHING`;
-        if (claimed === 0) return "request-known";
-      }
-      if (!input.sandbox) {
-        const reserved = await tx.$executeRaw`
-          UPDATE distributor_links SET reserved_nanos = reserved_nanos + ${input.creditNanos}
-           WHERE id = ${input.linkId}
-             AND outstanding_nanos + reserved_nanos + ${input.creditNanos} <= outstanding_limit_nanos`;
-        if (reserved === 0) throw new Rollback();
-      }
-      await tx.purchase.create({
-        data: {
-          id: input.purchaseId,
-          campaignId: input.campaignId,
-          offerId: input.offerId,
-          linkId: input.linkId,
-          orderId: input.orderId,
-          playerId: input.playerId,
-          priceNanos: input.priceNanos,
-          creditNanos: input.creditNanos,
-          sandbox: input.sandbox,
-          language: input.language,
-          createTime: input.now,
-          updateTime: input.now,
-        },
-      });
-      if (input.requestId !== undefined) {
-        await tx.purchaseRequest.update({
-          where: { campaignId_requestId: { campaignId: input.campaignId, requestId: input.requestId } },
-          data: { purchaseId: input.purchaseId },
-        });
-      }
-      return "opened" as const;
-    });
+    rows = await db.$queryRaw`
+      WITH offer AS (
+        SELECT active FROM offers WHERE id = ${input.offerId} AND campaign_id = ${input.campaignId} FOR KEY SHARE
+      ), reserved AS (
+        UPDATE distributor_links SET reserved_nanos = reserved_nanos + ${input.creditNanos}
+         WHERE id = ${input.linkId} AND NOT ${input.sandbox} AND (SELECT active FROM offer)
+           AND GREATEST(outstanding_nanos, 0) + reserved_nanos + ${input.creditNanos} <= outstanding_limit_nanos
+        RETURNING id
+      ), opened AS (
+        INSERT INTO purchases (id, campaign_id, offer_id, link_id, order_id, player_id, state, price_nanos,
+                               credit_nanos, sandbox, language, create_time, update_time)
+        SELECT ${input.purchaseId}, ${input.campaignId}, ${input.offerId}, ${input.linkId}, ${input.orderId},
+               ${input.playerId}, 'INITIATED', ${input.priceNanos}, ${input.creditNanos}, ${input.sandbox},
+               ${input.language}, ${input.now}, ${input.now}
+         WHERE (SELECT active FROM offer) AND (${input.sandbox} OR EXISTS (SELECT 1 FROM reserved))
+        RETURNING id
+      ), claimed AS (
+        INSERT INTO purchase_requests (campaign_id, request_id, player_id, purchase_id, create_time)
+        SELECT ${input.campaignId}, ${requestId}::text, ${input.playerId}, id, ${input.now}
+          FROM opened WHERE ${requestId}::text IS NOT NULL
+        RETURNING 1
+      )
+      SELECT (SELECT active FROM offer) AS offer_active, EXISTS (SELECT 1 FROM opened) AS opened`;
   } catch (error) {
-    if (error instanceof Rollback) return "limit-reached";
+    // The purchase's own keys are fresh random ids: a duplicate here is the requestId's.
+    if (requestId !== null && violates(error, "unique")) return "request-known";
     throw error;
   }
+  const row = rows[0];
+  if (!row?.offer_active) return "offer-inactive";
+  if (row.opened) return "opened";
+  // A concurrent begin with the same requestId may have taken the last of the limit: its
+  // reservation (and so its claim) committed before this statement's reservation, which waited
+  // on the link's row, found no room. Then this is a retry of that begin, not a new one.
+  if (requestId !== null && (await findPurchaseRequest(db, input.campaignId, requestId))) return "request-known";
+  return "limit-reached";
 }
 
 /**
@@ -199,17 +230,17 @@ export function forgetRefusedOrder(
 /**
  * A begin whose order never reached the platform (InitTxn unanswered, and QueryTxn later does
  * not know the order): the attempt ends FAILED with its reservation released, and the requestId
- * is freed so the retry opens a fresh order.
+ * is freed so the retry opens a fresh order. True when this call ended the purchase.
  */
 export function abandonUnopenedAttempt(
   db: Db,
   input: { purchaseId: string; campaignId: string; requestId: string; now: Date },
-): Promise<void> {
+): Promise<boolean> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`
       DELETE FROM purchase_requests
        WHERE campaign_id = ${input.campaignId} AND request_id = ${input.requestId} AND purchase_id = ${input.purchaseId}`;
     // Only while still unconfirmed: a concurrent QueryTxn that found the order wins (spec 3.1).
-    await endPurchaseIn(tx, input.purchaseId, "FAILED", input.now, "unconfirmed");
+    return endPurchaseIn(tx, input.purchaseId, "FAILED", input.now, "unconfirmed");
   });
 }

@@ -1,6 +1,10 @@
 import { Prisma } from "../../gen/prisma/client.js";
+import type { SpendWindow } from "../domain/funding.js";
+import type { ReversalKind } from "../domain/reversal.js";
+import type { DbClient } from "./db-client.js";
 import { keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
+import { withinWindow } from "./spend-window.js";
 
 // The studio's reads of its campaigns' purchases and funding (spec 4.6). Purchases are
 // written only by the purchase flow; nothing here changes them.
@@ -18,6 +22,12 @@ export interface PurchaseRow {
   createTime: Date;
   updateTime: Date;
   creditTime: Date | null;
+  reversal: {
+    kind: ReversalKind;
+    reversedNanos: bigint;
+    platformTime: Date;
+    seenTime: Date;
+  } | null;
 }
 
 const purchaseFields = {
@@ -33,10 +43,11 @@ const purchaseFields = {
   createTime: true,
   updateTime: true,
   creditTime: true,
+  reversal: { select: { kind: true, reversedNanos: true, platformTime: true, seenTime: true } },
 } satisfies Prisma.PurchaseSelect;
 
 export function findPurchase(
-  db: Db,
+  db: DbClient,
   name: { accountId: string; campaignId: string; purchaseId: string },
 ): Promise<PurchaseRow | null> {
   return db.purchase.findFirst({
@@ -45,16 +56,34 @@ export function findPurchase(
   });
 }
 
-/** Newest first (spec 4.6). */
+/**
+ * Newest first (spec 4.6); with `reversed`, only purchases with (true) or without (false) a
+ * reversal (issue 15); with `state`, `since` and `before`, only those in that state and created
+ * within [since, before) (issue 17).
+ */
 export async function listPurchases(
   db: Db,
-  options: { campaignId: string; after: readonly string[] | undefined; take: number },
+  options: {
+    campaignId: string;
+    after: readonly string[] | undefined;
+    take: number;
+    reversed?: boolean;
+    state?: PurchaseRow["state"];
+    since?: Date;
+    before?: Date;
+  },
 ): Promise<Paged<PurchaseRow>[]> {
+  const hasReversal = Prisma.sql`EXISTS (SELECT 1 FROM purchase_reversals r WHERE r.purchase_id = purchases.id)`;
+  const conditions = [Prisma.sql`campaign_id = ${options.campaignId}`];
+  if (options.reversed !== undefined) conditions.push(options.reversed ? hasReversal : Prisma.sql`NOT ${hasReversal}`);
+  if (options.state !== undefined) conditions.push(Prisma.sql`state = ${options.state}::"PurchaseState"`);
+  if (options.since !== undefined) conditions.push(Prisma.sql`create_time >= ${options.since}`);
+  if (options.before !== undefined) conditions.push(Prisma.sql`create_time < ${options.before}`);
   return keysetPage(
     db,
     {
       table: "purchases",
-      where: Prisma.sql`campaign_id = ${options.campaignId}`,
+      where: Prisma.join(conditions, " AND "),
       direction: "newestFirst",
       after: options.after,
       take: options.take,
@@ -69,6 +98,9 @@ export interface FundingFacts {
   spendNanos: bigint;
   purchaseCount: bigint;
   purchasedCreditNanos: bigint;
+  /** Purchases with credit taken back over the window, and how much (issue 15). */
+  reversalCount: bigint;
+  reversedCreditNanos: bigint;
 }
 
 interface FundingRow {
@@ -76,28 +108,38 @@ interface FundingRow {
   usage_nanos: bigint | null;
   purchase_count: bigint;
   purchased_credit_nanos: bigint | null;
+  reversal_count: bigint;
+  reversed_credit_nanos: bigint | null;
 }
 
 /**
- * The campaign project's balance, its USAGE ledger entries and the purchases credited within
- * [since, until], in one statement so the figures agree with each other.
+ * The campaign project's balance, its USAGE ledger entries, the purchases credited and the
+ * credit reversed within the spend window, in one statement so the figures agree with each other.
+ * A purchase counts by its credit time: CREDITED ones, and ones the service ended FAILED or
+ * CANCELLED that reconciliation credited from the platform's report (issue 15).
  */
 export async function readFunding(
-  db: Db,
-  options: { campaignId: string; since: Date; until: Date },
+  db: DbClient,
+  options: { campaignId: string; window: SpendWindow },
 ): Promise<FundingFacts | undefined> {
-  const { campaignId, since, until } = options;
+  const { campaignId, window } = options;
   const rows = await db.$queryRaw<FundingRow[]>`
     SELECT p.balance_nanos,
            (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'USAGE'
-               AND l.create_time >= ${since} AND l.create_time <= ${until}) AS usage_nanos,
+               AND ${withinWindow("l.create_time", window)}) AS usage_nanos,
            (SELECT COUNT(*) FROM purchases u
-             WHERE u.campaign_id = c.id AND u.state = 'CREDITED' AND NOT u.sandbox
-               AND u.credit_time >= ${since} AND u.credit_time <= ${until}) AS purchase_count,
+             WHERE u.campaign_id = c.id AND NOT u.sandbox
+               AND ${withinWindow("u.credit_time", window)}) AS purchase_count,
            (SELECT SUM(u.credit_nanos) FROM purchases u
-             WHERE u.campaign_id = c.id AND u.state = 'CREDITED' AND NOT u.sandbox
-               AND u.credit_time >= ${since} AND u.credit_time <= ${until}) AS purchased_credit_nanos
+             WHERE u.campaign_id = c.id AND NOT u.sandbox
+               AND ${withinWindow("u.credit_time", window)}) AS purchased_credit_nanos,
+           (SELECT COUNT(DISTINCT l.reversal_id) FROM ledger_entries l
+             WHERE l.project_id = p.id AND l.type = 'REVERSAL'
+               AND ${withinWindow("l.create_time", window)}) AS reversal_count,
+           (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
+             WHERE l.project_id = p.id AND l.type = 'REVERSAL'
+               AND ${withinWindow("l.create_time", window)}) AS reversed_credit_nanos
       FROM campaigns c JOIN projects p ON p.id = c.project_id
      WHERE c.id = ${campaignId}`;
   const row = rows[0];
@@ -107,5 +149,7 @@ export async function readFunding(
     spendNanos: row.usage_nanos === null ? 0n : BigInt(row.usage_nanos),
     purchaseCount: BigInt(row.purchase_count),
     purchasedCreditNanos: row.purchased_credit_nanos === null ? 0n : BigInt(row.purchased_credit_nanos),
+    reversalCount: BigInt(row.reversal_count),
+    reversedCreditNanos: row.reversed_credit_nanos === null ? 0n : BigInt(row.reversed_credit_nanos),
   };
 }

@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "../../gen/prisma/client.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
-import type { DbClient } from "./db-client.js";
+import { type ReportRow, reversedCredit } from "../domain/reversal.js";
+import type { DbClient, InTransaction } from "./db-client.js";
+import { FUNDING_CHANGED_CHANNEL } from "./funding-channel.js";
 import type { Db } from "./open-database.js";
+import { addPurchaseCredit } from "./purchase-credit.js";
+import { mayMoveInto } from "./purchase-guards.js";
+import { type FindingOf, recordFinding, recordReversal } from "./reconciliation.js";
 
 // Purchases and the money they move (DESIGN 3 "Outstanding", "Settlement"). Every change is
 // conditional on the purchase's previous state, so concurrent completes, sweepers and replicas
@@ -26,29 +31,47 @@ export interface PurchaseRecord {
   publisherKeyEncrypted: Uint8Array;
 }
 
+interface PurchaseRow {
+  id: string;
+  campaign_id: string;
+  campaign_key: string;
+  app_id: bigint;
+  link_id: string;
+  order_id: bigint;
+  trans_id: string | null;
+  player_id: string;
+  state: PurchaseState;
+  credit_nanos: bigint;
+  sandbox: boolean;
+  create_time: Date;
+  publisher_key_encrypted: Uint8Array;
+}
+
+/** One round trip (issue 14; Prisma's include made it three). */
 export async function findPurchase(db: DbClient, purchaseId: string): Promise<PurchaseRecord | undefined> {
-  const row = await db.purchase.findUnique({
-    where: { id: purchaseId },
-    include: {
-      campaign: { select: { campaignKey: true, appId: true } },
-      link: { select: { publisherKeyEncrypted: true } },
-    },
-  });
+  const rows = await db.$queryRaw<PurchaseRow[]>`
+    SELECT p.id, p.campaign_id, c.campaign_key, c.app_id, p.link_id, p.order_id, p.trans_id, p.player_id,
+           p.state::text AS state, p.credit_nanos, p.sandbox, p.create_time, d.publisher_key_encrypted
+      FROM purchases p
+      JOIN campaigns c ON c.id = p.campaign_id
+      JOIN distributor_links d ON d.id = p.link_id
+     WHERE p.id = ${purchaseId}`;
+  const row = rows[0];
   if (!row) return undefined;
   return {
     id: row.id,
-    campaignId: row.campaignId,
-    campaignKey: row.campaign.campaignKey,
-    appId: row.campaign.appId,
-    linkId: row.linkId,
-    orderId: row.orderId,
-    transId: row.transId,
-    playerId: row.playerId,
+    campaignId: row.campaign_id,
+    campaignKey: row.campaign_key,
+    appId: BigInt(row.app_id),
+    linkId: row.link_id,
+    orderId: BigInt(row.order_id),
+    transId: row.trans_id,
+    playerId: row.player_id,
     state: row.state,
-    creditNanos: row.creditNanos,
+    creditNanos: BigInt(row.credit_nanos),
     sandbox: row.sandbox,
-    createTime: row.createTime,
-    publisherKeyEncrypted: row.link.publisherKeyEncrypted,
+    createTime: new Date(row.create_time),
+    publisherKeyEncrypted: new Uint8Array(row.publisher_key_encrypted),
   };
 }
 
@@ -57,49 +80,116 @@ export async function recordTransId(db: DbClient, purchaseId: string, transId: s
   await db.$executeRaw`UPDATE purchases SET trans_id = ${transId} WHERE id = ${purchaseId} AND trans_id IS NULL`;
 }
 
-/** INITIATED -> AUTHORIZED: the platform approved the order, it is not settled yet. */
-export async function markAuthorized(db: DbClient, purchaseId: string, now: Date): Promise<boolean> {
-  const moved = await db.$executeRaw`
-    UPDATE purchases SET state = 'AUTHORIZED', update_time = ${now}
-     WHERE id = ${purchaseId} AND state = 'INITIATED'`;
-  return moved === 1;
+/**
+ * Credits a purchase exactly once, in one transaction (DESIGN 3): the purchase becomes CREDITED
+ * only from a non-final state; then (not in sandbox) its credit added (addPurchaseCredit) and
+ * its reservation released; with `partialRefund`, its reversal too (below); with `finding`,
+ * the reconciliation finding that says why it was credited (issue 15), in the same
+ * transaction, so the credit is never without its reason. Returns false when another caller got
+ * there first (and then writes nothing).
+ */
+export function creditPurchase(
+  db: Db,
+  purchaseId: string,
+  now: Date,
+  options: {
+    partialRefund?: PartialRefund;
+    finding?: FindingOf;
+    /** Run when the purchase was credited: `reversed` when a partial refund was reversed too. */
+    inTransaction?: InTransaction<{ projectId: string; reversed: boolean; sandbox: boolean }>;
+  } = {},
+): Promise<boolean> {
+  // The one-statement credit has no room for more writes: a caller's hook (issue 16's webhook
+  // outbox) takes the transaction below.
+  if (!options.partialRefund && !options.finding && !options.inTransaction) {
+    return creditInOneStatement(db, purchaseId, now);
+  }
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<
+      { link_id: string; credit_nanos: bigint; sandbox: boolean; project_id: string; campaign_key: string }[]
+    >`
+      UPDATE purchases p SET state = 'CREDITED', credit_time = ${now}, update_time = ${now}
+        FROM campaigns c
+       WHERE p.id = ${purchaseId} AND ${mayMoveInto("CREDITED", "p.state")} AND c.id = p.campaign_id
+      RETURNING p.link_id, p.credit_nanos, p.sandbox, c.project_id, c.campaign_key`;
+    const row = rows[0];
+    if (!row) return false;
+    // Other replicas' public read caches forget the campaign when this commits.
+    if (!row.sandbox) await tx.$executeRaw`SELECT pg_notify(${FUNDING_CHANGED_CHANNEL}, ${row.campaign_key})`;
+    if (options.finding) await recordFinding(tx, { ...options.finding, purchaseId, linkId: row.link_id, now });
+    // Spec 1.6 and 8: a sandbox purchase ends CREDITED but moves no money.
+    if (row.sandbox) {
+      await options.inTransaction?.(tx, { projectId: row.project_id, reversed: false, sandbox: true });
+      return true;
+    }
+    const credit = BigInt(row.credit_nanos);
+    const { link_id: linkId, project_id: projectId } = row;
+    await addPurchaseCredit(tx, { purchaseId, projectId, linkId, creditNanos: credit, fromReserved: true, now });
+    const partial = options.partialRefund;
+    const owed = partial === undefined ? 0n : reversedCredit(credit, partial.row);
+    if (partial !== undefined && owed > 0n) {
+      await recordReversal(tx, {
+        purchase: { id: purchaseId, projectId },
+        linkId,
+        kind: "PARTIAL_REFUND",
+        totalNanos: owed,
+        deltaNanos: owed,
+        platformTime: partial.platformTime,
+        now,
+      });
+    }
+    await options.inTransaction?.(tx, { projectId, reversed: partial !== undefined && owed > 0n, sandbox: false });
+    return true;
+  });
 }
 
 /**
- * Credits a purchase exactly once, in one transaction (DESIGN 3): the purchase becomes CREDITED
- * only from a non-final state; then (not in sandbox) a PLAYER_TOP_UP ledger entry on the
- * campaign's project (unique per purchase), the project's balance up, and the link's
- * outstanding up and reserved down. Returns false when another caller got there first.
+ * The common credit (no reversal, no finding) as one statement (issue 14: one round trip
+ * instead of six), so all of it or none is written, the same writes as addPurchaseCredit and
+ * the notification that tells other replicas the campaign's funding changed (sent at commit): the
+ * state change is the guard (only from a non-final state, so a second caller writes nothing),
+ * and the PLAYER_TOP_UP entry's unique purchase_id still fails the whole statement should two
+ * ever get past it. A sandbox purchase ends CREDITED and moves no money (spec 1.6 and 8).
  */
-export function creditPurchase(db: Db, purchaseId: string, now: Date): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ link_id: string; credit_nanos: bigint; sandbox: boolean; project_id: string }[]>`
+async function creditInOneStatement(db: Db, purchaseId: string, now: Date): Promise<boolean> {
+  const rows = await db.$queryRaw<{ credited: boolean }[]>`
+    WITH credited AS (
       UPDATE purchases p SET state = 'CREDITED', credit_time = ${now}, update_time = ${now}
         FROM campaigns c
        WHERE p.id = ${purchaseId} AND p.state IN ('INITIATED', 'AUTHORIZED') AND c.id = p.campaign_id
-      RETURNING p.link_id, p.credit_nanos, p.sandbox, c.project_id`;
-    const row = rows[0];
-    if (!row) return false;
-    // Spec 1.6 and 8: a sandbox purchase ends CREDITED but moves no money.
-    if (row.sandbox) return true;
-    const credit = BigInt(row.credit_nanos);
-    await tx.ledgerEntry.create({
-      data: {
-        id: randomUUID(),
-        projectId: row.project_id,
-        type: "PLAYER_TOP_UP",
-        amountNanos: credit,
-        purchaseId,
-        createTime: now,
-      },
-    });
-    await tx.$executeRaw`UPDATE projects SET balance_nanos = balance_nanos + ${credit} WHERE id = ${row.project_id}`;
-    await tx.$executeRaw`
+      RETURNING p.link_id, p.credit_nanos, p.sandbox, c.project_id, c.campaign_key
+    ), announced AS (
+      SELECT pg_notify(${FUNDING_CHANGED_CHANNEL}, campaign_key) FROM credited WHERE NOT sandbox
+    ), entry AS (
+      INSERT INTO ledger_entries (id, project_id, type, amount_nanos, purchase_id, create_time)
+      SELECT ${randomUUID()}, project_id, 'PLAYER_TOP_UP', credit_nanos, ${purchaseId}, ${now}
+        FROM credited WHERE NOT sandbox
+      RETURNING 1
+    ), project AS (
+      UPDATE projects SET balance_nanos = balance_nanos + credited.credit_nanos
+        FROM credited WHERE projects.id = credited.project_id AND NOT credited.sandbox
+      RETURNING 1
+    ), link AS (
       UPDATE distributor_links
-         SET outstanding_nanos = outstanding_nanos + ${credit}, reserved_nanos = reserved_nanos - ${credit}
-       WHERE id = ${row.link_id}`;
-    return true;
-  });
+         SET outstanding_nanos = outstanding_nanos + credited.credit_nanos,
+             reserved_nanos = reserved_nanos - credited.credit_nanos,
+             issued_nanos = issued_nanos + credited.credit_nanos
+        FROM credited WHERE distributor_links.id = credited.link_id AND NOT credited.sandbox
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM credited) AS credited, (SELECT count(*) FROM announced) AS announced`;
+  return rows[0]?.credited === true;
+}
+
+/**
+ * An order the platform settled and partly refunded before it was credited (issue 15): the
+ * player paid for the lines not refunded, so the purchase is credited and its refunded share
+ * reversed in the same transaction, and the ledger equals the platform's at once.
+ */
+export interface PartialRefund {
+  row: ReportRow;
+  /** The platform's time of the refund. */
+  platformTime: Date;
 }
 
 /**
@@ -112,7 +202,8 @@ export function creditPurchase(db: Db, purchaseId: string, now: Date): Promise<b
 export type EndGuard = "open" | "initiated" | "unconfirmed";
 
 const END_GUARDS: Record<EndGuard, Prisma.Sql> = {
-  open: Prisma.sql`state IN ('INITIATED', 'AUTHORIZED')`,
+  // Only the state machine's own guard (mayMoveInto) below.
+  open: Prisma.sql`TRUE`,
   initiated: Prisma.sql`state = 'INITIATED'`,
   unconfirmed: Prisma.sql`state = 'INITIATED' AND trans_id IS NULL`,
 };
@@ -140,7 +231,7 @@ export async function endPurchaseIn(
 ): Promise<boolean> {
   const rows = await tx.$queryRaw<{ link_id: string; credit_nanos: bigint; sandbox: boolean }[]>`
     UPDATE purchases SET state = ${to}::"PurchaseState", update_time = ${now}
-     WHERE id = ${purchaseId} AND ${END_GUARDS[guard]}
+     WHERE id = ${purchaseId} AND ${mayMoveInto(to)} AND ${END_GUARDS[guard]}
     RETURNING link_id, credit_nanos, sandbox`;
   const row = rows[0];
   if (!row) return false;

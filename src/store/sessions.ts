@@ -15,6 +15,15 @@ export async function insertSession(db: DbClient, session: NewSession): Promise<
   await db.session.create({ data: session });
 }
 
+/** The session whose token hashes to `tokenHash`, with its member; undefined when none or expired by `now`. */
+export async function findLiveSession(db: DbClient, tokenHash: string, now: Date) {
+  const session = await db.session.findUnique({
+    where: { tokenHash },
+    select: { id: true, expireTime: true, member: { select: { id: true, accountId: true, role: true } } },
+  });
+  return session && session.expireTime > now ? session : undefined;
+}
+
 /**
  * Deletes every session expired by `now` (the same `expire_time <= now` that stops it
  * authenticating); how many went. Idempotent, so replicas may run it at the same time.

@@ -1,4 +1,4 @@
-import type { DbClient } from "./db-client.js";
+import type { DbClient, InTransaction } from "./db-client.js";
 import type { SettlementRow } from "./links.js";
 import type { Db } from "./open-database.js";
 
@@ -26,7 +26,11 @@ export type SettlementOutcome =
  * the same request_id waits, then fails on the unique index and rolls back its decrement.
  * When the decrement matches nothing, nothing was written and the transaction ends empty.
  */
-export function recordSettlement(db: Db, input: NewSettlement): Promise<SettlementOutcome> {
+export function recordSettlement(
+  db: Db,
+  input: NewSettlement,
+  inTransaction?: InTransaction<SettlementRow>,
+): Promise<SettlementOutcome> {
   const { accountId, ...settlement } = input;
   return db.$transaction(async (tx): Promise<SettlementOutcome> => {
     const { count } = await tx.distributorLink.updateMany({
@@ -45,6 +49,7 @@ export function recordSettlement(db: Db, input: NewSettlement): Promise<Settleme
       return link ? { kind: "exceeds", outstandingNanos: link.outstandingNanos } : { kind: "noLink" };
     }
     const row = await tx.settlement.create({ data: settlement });
+    await inTransaction?.(tx, row);
     return { kind: "recorded", settlement: row };
   });
 }

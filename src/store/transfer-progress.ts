@@ -1,5 +1,5 @@
 import type { TransferItemState, TransferState } from "../../gen/prisma/enums.js";
-import type { DbClient } from "./db-client.js";
+import type { DbClient, InTransaction } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
 // Working a transfer item by item under a lease, safe with several replicas: a lease is taken
@@ -80,7 +80,15 @@ export async function markItem(
  * SUCCEEDED, and the campaign is ready in the same transaction (spec 3.2: purchases are no
  * longer CAMPAIGN_NOT_READY). A transfer already final stays as it is.
  */
-export function settleTransfer(db: Db, options: { transferId: string; now: Date }): Promise<TransferState | undefined> {
+export function settleTransfer(
+  db: Db,
+  options: {
+    transferId: string;
+    now: Date;
+    /** Run when the transfer's state changed, after it was written (issue 16: its event). */
+    inTransaction?: InTransaction<TransferState>;
+  },
+): Promise<TransferState | undefined> {
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<{ state: TransferState; campaign_id: string }[]>`
       SELECT state::text AS state, campaign_id FROM transfers WHERE id = ${options.transferId} FOR UPDATE`;
@@ -115,6 +123,7 @@ export function settleTransfer(db: Db, options: { transferId: string; now: Date 
         data: { readyTime: options.now, version: { increment: 1 }, updateTime: options.now },
       });
     }
+    if (state !== transfer.state) await options.inTransaction?.(tx, state);
     return state;
   });
 }

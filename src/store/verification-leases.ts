@@ -1,3 +1,4 @@
+import type { InTransaction } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
 // The background verification's share of the store (spec 3.2). Several replicas lease
@@ -55,22 +56,26 @@ export interface VerificationRecord {
 }
 
 /** Writes the outcome while this replica still holds the lease and the campaign still waits for it. */
-export async function recordVerification(
+export function recordVerification(
   db: Db,
   task: VerificationTask,
-  options: { record: VerificationRecord; now: Date },
+  options: { record: VerificationRecord; now: Date; inTransaction?: InTransaction },
 ): Promise<boolean> {
-  const written = await db.campaign.updateMany({
-    where: { id: task.campaignId, state: "VERIFYING", verifyLeaseUntil: task.leaseUntil },
-    data: {
-      ...options.record,
-      verifyTime: options.now,
-      verifyLeaseUntil: null,
-      version: { increment: 1 },
-      updateTime: options.now,
-    },
+  return db.$transaction(async (tx) => {
+    const written = await tx.campaign.updateMany({
+      where: { id: task.campaignId, state: "VERIFYING", verifyLeaseUntil: task.leaseUntil },
+      data: {
+        ...options.record,
+        verifyTime: options.now,
+        verifyLeaseUntil: null,
+        version: { increment: 1 },
+        updateTime: options.now,
+      },
+    });
+    if (written.count !== 1) return false;
+    await options.inTransaction?.(tx);
+    return true;
   });
-  return written.count === 1;
 }
 
 /**

@@ -3,12 +3,13 @@ import { Code, ConnectError, type ContextValues, createContextValues } from "@co
 import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
 import { file_google_rpc_status } from "../../gen/google/rpc/status_pb.js";
 import { bindRequest } from "./bind-request.js";
+import { decodeBody, requestCodings } from "./content-coding.js";
 import type { Dispatch } from "./dispatch.js";
 import { isJsonContentType, parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
 import { renderResponse } from "./render.js";
 import { type RestRequest, type RestResponse, sendJson } from "./respond.js";
-import { restCallKey } from "./rest-call-key.js";
+import { kRestCall } from "./rest-call-key.js";
 import { createRouteTable, type Route } from "./route-table.js";
 import { errorToStatus } from "./status-json.js";
 
@@ -34,6 +35,8 @@ export interface RestHandlerOptions {
   readonly beforeBody?: (call: { route: Route; contextValues: ContextValues }) => Promise<void>;
   /** Receives unexpected failures, which are answered INTERNAL without the cause. */
   readonly onInternalError?: (cause: unknown) => void;
+  /** Told of a request its client abandoned before its body ended; nothing is answered. */
+  readonly onClientAborted?: (call: { method: string; path: string; reason: string }) => void;
 }
 
 export type RestHandler = (req: RestRequest, res: RestResponse) => void;
@@ -90,8 +93,15 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     if (hasBody && !isJsonContentType(contentType) && !(contentType === undefined && !close)) {
       return fail(req, res, new ConnectError("Content-Type must be application/json", Code.InvalidArgument), { close });
     }
+    const codings = requestCodings(req.headers);
+    if (codings.kind === "unsupported") {
+      // RFC 9110 15.5.16: 415 names the codings that are understood; the body keeps code 3.
+      const message = `the request body's ${codings.coding} coding is not supported; send it as gzip or uncompressed`;
+      const body = { code: Code.InvalidArgument, message, details: [] };
+      return sendJson(req, res, { status: 415, body, header: new Headers({ "accept-encoding": "gzip" }), close });
+    }
     const contextValues = options.contextValues?.(req) ?? createContextValues();
-    contextValues.set(restCallKey, { httpMethod: route.httpMethod, pathTemplate: route.template.source });
+    contextValues.set(kRestCall, { httpMethod: route.httpMethod, pathTemplate: route.template.source });
     if (options.beforeBody) {
       try {
         await options.beforeBody({ route, contextValues });
@@ -100,14 +110,23 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       }
     }
     const read = await readBody(req, maxBodyBytes);
-    if (read.kind === "too-large") {
-      const error = new ConnectError(`the request body exceeds ${maxBodyBytes} bytes`, Code.InvalidArgument);
-      return fail(req, res, error, { close: true });
+    if (read.kind === "aborted") {
+      return options.onClientAborted?.({ method: route.httpMethod, path, reason: read.cause.message });
+    }
+    const tooLarge = () =>
+      fail(req, res, new ConnectError(`the request body exceeds ${maxBodyBytes} bytes`, Code.InvalidArgument), {
+        close: true,
+      });
+    if (read.kind === "too-large") return tooLarge();
+    const decoded = await decodeBody(read.bytes, codings.codings, maxBodyBytes);
+    if (decoded.kind === "too-large") return tooLarge();
+    if (decoded.kind === "malformed") {
+      return fail(req, res, new ConnectError("the request body is not valid gzip", Code.InvalidArgument));
     }
     const request = bindRequest({
       route,
       variables: match.variables,
-      body: hasBody ? parseJsonBody(read.bytes) : undefined,
+      body: hasBody ? parseJsonBody(decoded.bytes) : undefined,
       query: q < 0 ? "" : url.slice(q + 1),
       registry,
     });

@@ -63,7 +63,7 @@ export function createImplementationDispatch(options: ImplementationDispatchOpti
     const context = createHandlerContext({
       service: spec.method.parent,
       method: spec.method,
-      // Interceptors see the client's real method and URL; restCallKey tells them it is REST.
+      // Interceptors see the client's real method and URL; kRestCall tells them it is REST.
       protocolName: "rest",
       requestMethod: req.method ?? "GET",
       url: `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`,

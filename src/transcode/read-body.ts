@@ -1,7 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 
-export type BodyResult = { readonly kind: "ok"; readonly bytes: Uint8Array } | { readonly kind: "too-large" };
+export type BodyResult =
+  | { readonly kind: "ok"; readonly bytes: Uint8Array }
+  | { readonly kind: "too-large" }
+  /** The client reset or closed the request before its body ended: nobody is left to answer. */
+  | { readonly kind: "aborted"; readonly cause: Error };
 
 /**
  * Reads a request body of at most `limit` bytes. Past the limit it stops listening and pauses
@@ -11,7 +15,7 @@ export type BodyResult = { readonly kind: "ok"; readonly bytes: Uint8Array } | {
 export function readBody(req: IncomingMessage | Http2ServerRequest, limit: number): Promise<BodyResult> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > limit) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
     const cleanup = () => {
@@ -35,9 +39,10 @@ export function readBody(req: IncomingMessage | Http2ServerRequest, limit: numbe
       cleanup();
       resolve({ kind: "ok", bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total) });
     };
-    const onError = (error: Error) => {
+    // A request stream only fails on its peer's account (a reset, a closed connection).
+    const onError = (cause: Error) => {
       cleanup();
-      reject(error);
+      resolve({ kind: "aborted", cause });
     };
     const onAborted = () => onError(new Error("request aborted by the client"));
     req.on("data", onData);

@@ -12,4 +12,4 @@ export interface RestCall {
  * Set in the context values of every transcoded call, so interceptors can tell REST traffic
  * (protocolName "connect" on the synthesized hop) from native Connect calls.
  */
-export const restCallKey = createContextKey<RestCall | undefined>(undefined, { description: "transcoded REST call" });
+export const kRestCall = createContextKey<RestCall | undefined>(undefined, { description: "transcoded REST call" });

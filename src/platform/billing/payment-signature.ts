@@ -8,6 +8,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const PAYMENT_SIGNATURE_HEADER = "x-payment-signature";
 
+/** Where the service receives the provider's notifications. */
+export const PAYMENT_WEBHOOK_PATH = "/v1/billing/webhooks/payments";
+
 /** How far a signature's timestamp may be from our clock, either way. */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
@@ -18,6 +21,20 @@ export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
  */
 export function paymentWebhookSecret(configured: string | undefined, masterKey: Buffer): string {
   return configured ?? createHmac("sha256", masterKey).update("payment-webhook").digest("hex");
+}
+
+/**
+ * The secrets a notification may be signed with: the configured one, or the one derived from
+ * the current master key and, during a master key rotation, the one derived from the previous
+ * (the provider moves to the new one before ENCORE_MASTER_KEY_PREVIOUS is dropped).
+ */
+export function acceptedWebhookSecrets(
+  configured: string | undefined,
+  masterKeys: { current: Buffer; previous?: Buffer },
+): string[] {
+  if (configured) return [configured];
+  const { current, previous } = masterKeys;
+  return [current, ...(previous ? [previous] : [])].map((key) => paymentWebhookSecret(undefined, key));
 }
 
 /** The header value for `body` signed at `timestampSeconds`. */

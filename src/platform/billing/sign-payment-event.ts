@@ -1,9 +1,8 @@
-import { PAYMENT_SIGNATURE_HEADER, signPaymentPayload } from "./payment-signature.js";
+import { Agent, fetch } from "undici";
+import { PAYMENT_SIGNATURE_HEADER, PAYMENT_WEBHOOK_PATH, signPaymentPayload } from "./payment-signature.js";
 
 // The simulated provider's side of the webhook: what a real provider does once a payer has
 // paid. Used by tests and by `npm run admin -- simulate-payment`.
-
-export const PAYMENT_WEBHOOK_PATH = "/v1/billing/webhooks/payments";
 
 export interface PaymentEventToSend {
   /** The service, e.g. http://127.0.0.1:8080; the webhook path is appended. */
@@ -13,6 +12,8 @@ export interface PaymentEventToSend {
   checkoutSession: string;
   /** When the event is signed; now unless a test wants a stale one. */
   signedAt?: Date;
+  /** For an https:// service: certificate authorities to trust, or no verification at all. */
+  tls?: { ca?: Buffer; insecure?: boolean };
 }
 
 export interface PaymentEventReply {
@@ -33,6 +34,9 @@ export async function signPaymentEvent(event: PaymentEventToSend): Promise<Payme
     method: "POST",
     headers: { "content-type": "application/json", [PAYMENT_SIGNATURE_HEADER]: signature },
     body,
+    ...(event.tls
+      ? { dispatcher: new Agent({ connect: { ca: event.tls.ca, rejectUnauthorized: !event.tls.insecure } }) }
+      : {}),
   });
   const text = await response.text();
   const json = response.headers.get("content-type")?.startsWith("application/json") ?? false;

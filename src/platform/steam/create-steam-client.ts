@@ -3,7 +3,7 @@
 
 import { createAuthCall } from "./steam-auth-call.js";
 import { createCatalogCalls } from "./steam-catalog-calls.js";
-import { createSteamHttp, type SteamLogger } from "./steam-http.js";
+import { createSteamHttp, type SteamCallObserver, type SteamLogger } from "./steam-http.js";
 import { createMicroTxnCalls } from "./steam-microtxn-calls.js";
 import type { SteamPlatform } from "./steam-platform.js";
 
@@ -19,6 +19,8 @@ export type SteamClientOptions = {
   /** First backoff between read attempts, doubled each time. Default 200 ms. */
   readonly retryBackoffMs?: number;
   readonly logger?: SteamLogger;
+  /** Metrics and trace spans of every call; none when unset. */
+  readonly observer?: SteamCallObserver;
 };
 
 export type SteamClient = SteamPlatform & {
@@ -32,6 +34,7 @@ export function createSteamClient(options: SteamClientOptions): SteamClient {
     readRetries: options.readRetries,
     retryBackoffMs: options.retryBackoffMs ?? 200,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
   const apiUrl = options.apiUrl;
   return {

@@ -5,7 +5,7 @@
 // Reads (GET) are retried with exponential backoff; writes never are, because Valve's rules
 // after a lost InitTxn/FinalizeTxn reply are "new order" / "QueryTxn first" (reference 1.7).
 
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
 import { redactKey } from "./redact-key.js";
 import { parseSteamJson } from "./steam-json.js";
 import type { PlatformResult } from "./steam-platform.js";
@@ -16,11 +16,20 @@ export type SteamLogger = {
   warn(obj: object, msg: string): void;
 };
 
+/** Monitoring's view of the client (metrics and trace spans; src/telemetry builds one). */
+export type SteamCallObserver = {
+  /** Runs one call, every attempt included, e.g. inside a trace span. */
+  around<T>(call: string, run: () => Promise<PlatformResult<T>>): Promise<PlatformResult<T>>;
+  /** One HTTP exchange ended (a retried read reports each). */
+  attempt(call: string, outcome: PlatformResult<unknown>["kind"], seconds: number): void;
+};
+
 export type SteamHttpOptions = {
   readonly timeoutMs: number;
   readonly readRetries: number;
   readonly retryBackoffMs: number;
   readonly logger?: SteamLogger;
+  readonly observer?: SteamCallObserver;
 };
 
 export type SteamRequest = {
@@ -38,11 +47,19 @@ export type SteamHttp = {
   close(): Promise<void>;
 };
 
-export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
-  // Keep-alive pool shared by every call of this client.
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
+type Undici = { request: typeof import("undici").request; agent: Agent };
 
-  async function sendOnce(req: SteamRequest): Promise<PlatformResult<unknown>> {
+export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
+  // Keep-alive pool shared by every call of this client. undici is loaded with the first call,
+  // not at start: evaluating it was about a tenth of the service's start (docs/performance.md).
+  let undici: Promise<Undici> | undefined;
+  const connect = () =>
+    (undici ??= import("undici").then(({ Agent, request }) => ({
+      request,
+      agent: new Agent({ keepAliveTimeout: 30_000, connections: 32 }),
+    })));
+
+  async function sendOnce({ request, agent }: Undici, req: SteamRequest): Promise<PlatformResult<unknown>> {
     const headers: Record<string, string> = { accept: "application/json" };
     if (req.publisherKey !== undefined) headers["x-webapi-key"] = req.publisherKey;
     if (req.form !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
@@ -63,18 +80,27 @@ export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
     }
   }
 
-  async function send(req: SteamRequest): Promise<PlatformResult<unknown>> {
+  async function sendWithRetries(req: SteamRequest): Promise<PlatformResult<unknown>> {
+    // Outside the timed attempts: loading undici is not Steam's latency.
+    const http = await connect();
     const attempts = req.method === "GET" ? 1 + options.readRetries : 1;
     let result: PlatformResult<unknown> = { kind: "unavailable", cause: "not attempted" };
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await sleep(options.retryBackoffMs * 2 ** (attempt - 1));
       const started = performance.now();
-      result = await sendOnce(req);
-      log(req, result, { attempt, durationMs: Math.round(performance.now() - started) });
+      result = await sendOnce(http, req);
+      const ms = performance.now() - started;
+      options.observer?.attempt(req.call, result.kind, ms / 1000);
+      log(req, result, { attempt, durationMs: Math.round(ms) });
       if (result.kind !== "unavailable") break;
     }
     return result;
   }
+
+  const { observer } = options;
+  const send = observer
+    ? (req: SteamRequest) => observer.around(req.call, () => sendWithRetries(req))
+    : sendWithRetries;
 
   function log(req: SteamRequest, result: PlatformResult<unknown>, extra: object): void {
     const fields = { call: req.call, path: req.url.pathname, outcome: result.kind, ...extra };
@@ -84,7 +110,12 @@ export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
     else options.logger?.warn({ ...fields, cause: result.cause }, "steam unavailable");
   }
 
-  return { send, close: () => agent.close() };
+  return {
+    send,
+    close: async () => {
+      if (undici) await (await undici).agent.close();
+    },
+  };
 }
 
 function classifyResponse(status: number, text: string, publisherKey: string | undefined): PlatformResult<unknown> {

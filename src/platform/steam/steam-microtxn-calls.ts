@@ -2,25 +2,14 @@
 // interfaces; `sandbox` only picks the interface name (reference 3.14).
 
 import { z } from "zod";
+import { ORDER_STATUSES } from "../../domain/purchase-state.js";
 import { decodeMicroTxn } from "./steam-envelope.js";
 import type { SteamHttp } from "./steam-http.js";
 import { toSteamLanguage } from "./steam-language.js";
-import type { InitTxnInput, OrderRef, PlatformResult, SteamPlatform, TxnStatus } from "./steam-platform.js";
+import type { InitTxnInput, OrderRef, PlatformResult, SteamPlatform } from "./steam-platform.js";
 import { steamUrl } from "./steam-url.js";
 
-type MicroTxnCalls = Pick<SteamPlatform, "getUserInfo" | "initTxn" | "queryTxn" | "finalizeTxn">;
-
-const TXN_STATUSES = [
-  "Init",
-  "Approved",
-  "Succeeded",
-  "Failed",
-  "Refunded",
-  "PartialRefund",
-  "Chargedback",
-  "RefundedSuspectedFraud",
-  "RefundedFriendlyFraud",
-] as const satisfies readonly TxnStatus[];
+type MicroTxnCalls = Pick<SteamPlatform, "getUserInfo" | "initTxn" | "queryTxn" | "finalizeTxn" | "getReport">;
 
 const uint64 = z.string().regex(/^\d+$/);
 
@@ -33,38 +22,56 @@ const walletParams = z.object({
 
 const txnIdsParams = z.object({ orderid: uint64, transid: uint64 });
 
-const txnStateParams = z
+const orderFields = {
+  orderid: uint64,
+  transid: uint64,
+  steamid: uint64,
+  status: z.enum(ORDER_STATUSES),
+  currency: z.string(),
+  time: z.string(),
+  country: z.string().default(""),
+  usstate: z.string().default(""),
+  items: z
+    .array(
+      z.object({
+        itemid: z.number().int(),
+        qty: z.number().int(),
+        amount: z.number().int(),
+        vat: z.number().int().default(0),
+        itemstatus: z.string().default(""),
+      }),
+    )
+    .default([]),
+};
+
+type WireItem = { itemid: number; qty: number; amount: number; vat: number; itemstatus: string };
+
+// Money stays integer: cents become bigint here, never a float (reference 1.4).
+function toItems(items: readonly WireItem[]) {
+  return items.map((item) => ({
+    itemid: item.itemid,
+    qty: item.qty,
+    amountCents: BigInt(item.amount),
+    vatCents: BigInt(item.vat),
+    itemStatus: item.itemstatus,
+  }));
+}
+
+const txnStateParams = z.object(orderFields).transform(({ items, ...order }) => ({ ...order, items: toItems(items) }));
+
+// Reference 3.9: `{count, orders}`; `timecreated` is documented for the report (optional here so
+// one order without it does not make the whole page unreadable).
+const reportParams = z
   .object({
-    orderid: uint64,
-    transid: uint64,
-    steamid: uint64,
-    status: z.enum(TXN_STATUSES),
-    currency: z.string(),
-    time: z.string(),
-    country: z.string().default(""),
-    usstate: z.string().default(""),
-    items: z
+    orders: z
       .array(
-        z.object({
-          itemid: z.number().int(),
-          qty: z.number().int(),
-          amount: z.number().int(),
-          vat: z.number().int().default(0),
-          itemstatus: z.string().default(""),
-        }),
+        z
+          .object({ ...orderFields, timecreated: z.string().default("") })
+          .transform(({ items, ...order }) => ({ ...order, items: toItems(items) })),
       )
       .default([]),
   })
-  .transform(({ items, ...order }) => ({
-    ...order,
-    items: items.map((item) => ({
-      itemid: item.itemid,
-      qty: item.qty,
-      amountCents: BigInt(item.amount),
-      vatCents: BigInt(item.vat),
-      itemStatus: item.itemstatus,
-    })),
-  }));
+  .transform((params) => params.orders);
 
 export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonly apiUrl: string }): MicroTxnCalls {
   const { http, apiUrl } = options;
@@ -111,6 +118,12 @@ export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonl
       call({ method: "GET", name: "QueryTxn", version: 3, ...on(input) }, orderParams(input), txnStateParams),
     finalizeTxn: (input) =>
       call({ method: "POST", name: "FinalizeTxn", version: 2, ...on(input) }, orderParams(input), txnIdsParams),
+    getReport: (input) =>
+      call(
+        { method: "GET", name: "GetReport", version: 5, ...on(input) },
+        { appid: String(input.appid), type: input.type, time: input.time, maxresults: String(input.maxResults) },
+        reportParams,
+      ),
   };
 }
 

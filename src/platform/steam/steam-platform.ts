@@ -115,6 +115,26 @@ export type TxnState = {
   readonly items: readonly TxnItemState[];
 };
 
+/**
+ * Which transactions a report lists (reference 3.9): SETTLEMENT is every in-game transaction
+ * that settled, including those refunded or charged back later.
+ */
+export type ReportType = "GAMESALES" | "STEAMSTORESALES" | "SETTLEMENT" | "CHARGEBACK" | "SUBSCRIPTION";
+
+export type GetReportInput = {
+  readonly publisherKey: string;
+  readonly sandbox: boolean;
+  readonly appid: number;
+  readonly type: ReportType;
+  /** RFC 3339 UTC: transactions last updated at or after this time. */
+  readonly time: string;
+  /** 1..50000; the platform may return fewer even when more exist. */
+  readonly maxResults: number;
+};
+
+/** One order of a report: its state as QueryTxn shows it, and when it was created. */
+export type ReportOrder = TxnState & { readonly timecreated: string };
+
 export type PartnerApp = { readonly appid: number; readonly name: string; readonly appType: string };
 
 /**
@@ -155,6 +175,8 @@ export type SteamPlatform = {
   initTxn(input: InitTxnInput): Promise<PlatformResult<TxnIds>>;
   queryTxn(input: OrderRef): Promise<PlatformResult<TxnState>>;
   finalizeTxn(input: OrderRef): Promise<PlatformResult<TxnIds>>;
+  /** One page of the reconciliation feed (GetReport v5), oldest update first. */
+  getReport(input: GetReportInput): Promise<PlatformResult<readonly ReportOrder[]>>;
   listPartnerApps(input: { readonly publisherKey: string }): Promise<PlatformResult<readonly PartnerApp[]>>;
   getStoreAvailability(input: { readonly appid: number }): Promise<PlatformResult<StoreAvailability>>;
   getNews(input: GetNewsInput): Promise<PlatformResult<readonly NewsItem[]>>;

@@ -1,10 +1,16 @@
 import type { Interceptor } from "@connectrpc/connect";
+import { OperatorAuditService } from "../../../gen/encore/operator/v1/operator_audit_service_pb.js";
 import { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import { unauthenticated } from "../../errors/status.js";
+import { kPrincipal, type Principal } from "../../services/context-keys.js";
 import { API_KEY_PREFIX, bearerToken, hashToken, SESSION_PREFIX, sameSecret } from "../../services/credentials.js";
-import { kPrincipal, type Principal } from "../../services/principal.js";
+import { findApiKeyByToken } from "../../store/api-keys.js";
 import type { Db } from "../../store/open-database.js";
+import { findLiveSession } from "../../store/sessions.js";
 import { isPublicMethod } from "../public-methods.js";
+
+/** The services only the operator token reaches; no account's key or session ever does. */
+const OPERATOR_SERVICES = new Set([OperatorService.typeName, OperatorAuditService.typeName]);
 
 export interface AuthenticateOptions {
   db: Db;
@@ -22,7 +28,7 @@ export function createAuthenticateInterceptor(options: AuthenticateOptions): Int
     if (isPublicMethod(req.method)) return next(req);
     const token = bearerToken(req.header.get("authorization"));
     if (!token) throw unauthenticated();
-    const isOperatorCall = req.service.typeName === OperatorService.typeName;
+    const isOperatorCall = OPERATOR_SERVICES.has(req.service.typeName);
     const principal = isOperatorCall
       ? sameSecret(token, options.operatorToken)
         ? ({ kind: "operator" } as const)
@@ -42,18 +48,12 @@ export function createAuthenticateInterceptor(options: AuthenticateOptions): Int
 async function resolveAccountPrincipal(options: AuthenticateOptions, token: string): Promise<Principal | undefined> {
   const hash = hashToken(token);
   if (token.startsWith(API_KEY_PREFIX)) {
-    const key = await options.db.apiKey.findUnique({
-      where: { keyHash: hash },
-      select: { id: true, accountId: true, role: true },
-    });
+    const key = await findApiKeyByToken(options.db, hash);
     return key ? { kind: "apiKey", id: key.id, accountId: key.accountId, role: key.role } : undefined;
   }
   if (!token.startsWith(SESSION_PREFIX)) return undefined;
-  const session = await options.db.session.findUnique({
-    where: { tokenHash: hash },
-    select: { id: true, expireTime: true, member: { select: { id: true, accountId: true, role: true } } },
-  });
-  if (!session || session.expireTime <= options.now()) return undefined;
+  const session = await findLiveSession(options.db, hash, options.now());
+  if (!session) return undefined;
   return {
     kind: "session",
     id: session.id,

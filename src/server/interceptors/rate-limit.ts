@@ -1,22 +1,31 @@
+import { createRequire } from "node:module";
 import type { DescMethod } from "@bufbuild/protobuf";
-import { type ContextValues, createContextKey, type Interceptor } from "@connectrpc/connect";
-import { Redis } from "ioredis";
+import type { ContextValues, Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { rateLimited } from "../../errors/status.js";
-import { kClientAddress } from "../../services/peer-address.js";
+import { kAddressCounted, kClientAddress, kTicketVerdict } from "../../services/context-keys.js";
+import { redactUrl } from "../../startup/redact-url.js";
+import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";
+import { createBeginLimits } from "./begin-limits.js";
 
 export interface RateLimitOptions {
   windowSeconds: number;
   /** Public calls per client address per window. */
   perAddress: number;
-  /** purchases:begin per campaign key per window. */
+  /** purchases:begin per campaign key per window whose player the platform vouched for. */
   beginPerCampaign: number;
+  /** Refused tickets (and begins awaiting their check) per address per window. */
+  failedTicketsPerAddress: number;
+  /** Refused tickets per campaign key per window before addresses that failed are refused. */
+  failedTicketsPerCampaign: number;
   /** Shared counters for several replicas; in memory when unset. */
   redisUrl: string | undefined;
   logger: Logger;
+  /** A call was refused with 429 (for /metrics). */
+  onRefused?: (limit: RateLimitName) => void;
 }
 
 export interface RateLimit {
@@ -26,26 +35,45 @@ export interface RateLimit {
    * (spec 8: a 429 comes before any work). The interceptor then does not count it again.
    */
   admitBeforeBody(call: { route: { method: DescMethod }; contextValues: ContextValues }): Promise<void>;
+  /** Where the counters are kept now (the readiness detail and metrics read it). */
+  status(): RateLimitStatus;
   close(): Promise<void>;
 }
 
+/**
+ * `memory`: no REDIS_URL. With REDIS_URL: `connecting` until the first connection, `ready`
+ * while Redis counts, `unavailable` while it does not (each replica then counts in memory).
+ */
+export type RateLimitStatus = { store: "memory" } | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
+
 // Set once a call was counted against its address, so no path counts it twice.
-const kAddressCounted = createContextKey(false, { description: "counted against its client address" });
 
 /**
  * Spec 8: public calls are limited per client address, the address the connection really comes
  * from (kClientAddress, never X-Forwarded-For or any caller-written header), and begin also per
- * campaign key. A 429 (code 8) is answered before any work; as an interceptor it covers REST,
- * Connect, gRPC and gRPC-web alike. With Redis, a Redis outage falls back to memory counters
- * rather than refusing every player.
+ * campaign key, in a way strangers cannot turn against players (begin-limits.ts). A 429 (code 8)
+ * is answered before any work; as an interceptor it covers REST, Connect, gRPC and gRPC-web
+ * alike. With Redis, a Redis outage falls back to memory counters rather than refusing every
+ * player.
  */
 export function createRateLimit(options: RateLimitOptions): RateLimit {
   const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
+    ? new (loadRedis())(options.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
     : undefined;
-  redis?.on("error", (error) =>
-    options.logger.warn({ err: error }, "rate limit store unavailable; counting in memory"),
-  );
+  // One warning per outage, not one per reconnect attempt, and one line when it is back.
+  let redisState: "connecting" | "ready" | "unavailable" = "connecting";
+  redis?.on("error", (error) => {
+    if (redisState === "unavailable") return;
+    redisState = "unavailable";
+    options.logger.warn(
+      { redis: redactUrl(options.redisUrl ?? ""), error: error.message || (error as { code?: string }).code },
+      "REDIS_URL unavailable: rate limits counted in memory per replica until it is back",
+    );
+  });
+  redis?.on("ready", () => {
+    if (redisState === "unavailable") options.logger.info("REDIS_URL reachable again: rate limits counted in Redis");
+    redisState = "ready";
+  });
   const limiter = (keyPrefix: string, points: number): RateLimiterAbstract => {
     const memory = new RateLimiterMemory({ keyPrefix, points, duration: options.windowSeconds });
     if (!redis) return memory;
@@ -58,38 +86,63 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
     });
   };
   const byAddress = limiter("rl:address", options.perAddress);
-  const byCampaign = limiter("rl:begin", options.beginPerCampaign);
+  const begins = createBeginLimits({ ...options, limiter });
   const beginPurchase: DescMethod = CampaignService.method.beginPurchase;
 
   const countAddress = async (contextValues: ContextValues) => {
     if (contextValues.get(kAddressCounted)) return;
     contextValues.set(kAddressCounted, true);
-    await consume(byAddress, contextValues.get(kClientAddress));
+    await consume(byAddress, contextValues.get(kClientAddress), () => options.onRefused?.("address"));
   };
   const interceptor: Interceptor = (next) => async (req) => {
     if (!isPublicMethod(req.method)) return next(req);
     await countAddress(req.contextValues);
-    if (req.method === beginPurchase && !req.stream) {
-      await consume(byCampaign, (req.message as { campaignKey?: string }).campaignKey ?? "");
+    if (req.method !== beginPurchase || req.stream) return next(req);
+    const admission = await begins.admit({
+      campaignKey: (req.message as { campaignKey?: string }).campaignKey ?? "",
+      address: req.contextValues.get(kClientAddress),
+    });
+    try {
+      return await next(req);
+    } finally {
+      admission.settle(req.contextValues.get(kTicketVerdict));
     }
-    return next(req);
   };
   return {
     interceptor,
     admitBeforeBody: async ({ route, contextValues }) => {
       if (isPublicMethod(route.method)) await countAddress(contextValues);
     },
+    status: () => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };
 }
 
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+/** One `/readyz` line. */
+export function describeRateLimitStatus(status: RateLimitStatus): string {
+  if (status.store === "memory") return "rate limits: in memory (no REDIS_URL)";
+  if (status.redis === "ready") return "rate limits: redis";
+  return `rate limits: redis ${status.redis}, counting in memory meanwhile`;
+}
+
+async function consume(limiter: RateLimiterAbstract, key: string, onRefused: () => void): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) throw rateLimited();
+    if (rejection instanceof RateLimiterRes) {
+      onRefused();
+      throw rateLimited();
+    }
     throw rejection;
   }
+}
+
+// The Redis client is loaded only with REDIS_URL: without it (one replica, `npm start`) its
+// files were loaded for nothing at every start (docs/performance.md). Synchronous, like
+// createRateLimit.
+const load = createRequire(import.meta.url);
+function loadRedis(): typeof import("ioredis").Redis {
+  return (load("ioredis") as typeof import("ioredis")).Redis;
 }

@@ -1,15 +1,14 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { internal, unavailable } from "../../errors/status.js";
-import { kClientAddress } from "../../services/peer-address.js";
+import { kClientAddress, kRequestId } from "../../services/context-keys.js";
 import { isStoreUnavailable } from "../../store/store-unavailable.js";
-import { kRequestId } from "../context.js";
 
 /**
- * Logs one line per call with its outcome, and turns anything that is not a ConnectError
- * into INTERNAL (or UNAVAILABLE when the database is not answering): the cause goes to the
- * log, never to the caller (STYLE rule 6). The line's
- * logger is only made when a line is written: the hot path of a public read pays nothing.
+ * Logs one line per call (info: method, code, duration, request id, peer), and turns anything
+ * that is not a ConnectError into INTERNAL (or UNAVAILABLE when the database is not
+ * answering): the cause goes to the log, never to the caller (STYLE rule 6). The line's
+ * logger is only made when a line is written (LOG_LEVEL=warn: a served call pays nothing).
  */
 export function createRequestLogInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
@@ -23,7 +22,7 @@ export function createRequestLogInterceptor(logger: Logger): Interceptor {
       });
     try {
       const res = await next(req);
-      if (logger.isLevelEnabled("debug")) line().debug("ok");
+      if (logger.isLevelEnabled("info")) line().info({ code: "OK" }, "served");
       return res;
     } catch (error) {
       if (!(error instanceof ConnectError)) {

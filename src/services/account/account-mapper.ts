@@ -10,7 +10,7 @@ import {
   Role as ProtoRole,
 } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { Role } from "../../domain/permissions.js";
-import { names } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import { invalidArgument } from "../../errors/status.js";
 import type { AccountRow } from "../../store/accounts.js";
 import type { ApiKeyRow } from "../../store/api-keys.js";
@@ -45,7 +45,7 @@ export function readRole(role: ProtoRole, field: string): Role {
 
 export function toAccount(row: AccountRow): Account {
   return create(AccountSchema, {
-    name: names.account(row.id),
+    name: resources.account.format({ accountId: row.id }),
     displayName: row.displayName,
     createTime: timestampFromDate(row.createTime),
   });
@@ -54,7 +54,7 @@ export function toAccount(row: AccountRow): Account {
 /** An API key; `keyString` only in the response that created it (the secret is not stored). */
 export function toApiKey(row: ApiKeyRow, keyString = ""): ApiKey {
   return create(ApiKeySchema, {
-    name: names.apiKey({ accountId: row.accountId, apiKeyId: row.id }),
+    name: resources.apiKey.format({ accountId: row.accountId, apiKeyId: row.id }),
     displayName: row.displayName,
     role: toProtoRole(row.role),
     keyString,
@@ -65,7 +65,7 @@ export function toApiKey(row: ApiKeyRow, keyString = ""): ApiKey {
 
 export function toMember(row: MemberRow): Member {
   return create(MemberSchema, {
-    name: names.member({ accountId: row.accountId, memberId: row.id }),
+    name: resources.member.format({ accountId: row.accountId, memberId: row.id }),
     email: row.email,
     role: toProtoRole(row.role),
     createTime: timestampFromDate(row.createTime),

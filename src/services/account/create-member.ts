@@ -1,15 +1,13 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CreateMemberRequest, Member } from "../../../gen/encore/account/v1/account_service_pb.js";
-import { parseAccountName } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument } from "../../errors/status.js";
+import { violates } from "../../store/constraint-violation.js";
 import { insertMember } from "../../store/members.js";
-import { isUniqueViolation } from "../../store/unique-violation.js";
-import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
 import { newId } from "../ids.js";
-import { authorize } from "../principal.js";
+import { authorizeParent } from "../management-access.js";
 import { readRole, toMember } from "./account-mapper.js";
-import { ACCOUNT_SHAPE, accountNotFound } from "./get-account.js";
+import { accountNotFound } from "./get-account.js";
 
 const MAX_EMAIL = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -17,8 +15,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /** Adds a user by email with a role; one membership per email and account (ALREADY_EXISTS). */
 export function createCreateMember(deps: ServiceDeps) {
   return async (request: CreateMemberRequest, ctx: HandlerContext): Promise<Member> => {
-    const { accountId } = readName(parseAccountName(request.parent), "parent", ACCOUNT_SHAPE);
-    authorize(ctx, "account.members.create", accountId, accountNotFound(request.parent));
+    const accountId = authorizeParent(ctx, "account.members.create", request.parent, accountNotFound);
     const input = request.member;
     if (!input) throw invalidArgument('Missing required field "member".');
     const email = readEmail(input.email);
@@ -28,7 +25,7 @@ export function createCreateMember(deps: ServiceDeps) {
       const row = await insertMember(deps.db, { id: newId(now), accountId, email, role, createTime: now });
       return toMember(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw alreadyExists(`"${email}" is already a member of ${request.parent}.`);
+      if (violates(error, "unique")) throw alreadyExists(`"${email}" is already a member of ${request.parent}.`);
       throw error;
     }
   };

@@ -1,15 +1,14 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Member, UpdateMemberRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
-import { parseMemberName } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { findMember, updateMemberRole } from "../../store/members.js";
-import { readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
+import { readName } from "../management-access.js";
 import { authorize } from "../principal.js";
 import { readRole, toMember } from "./account-mapper.js";
 import { refuseLastOwner } from "./last-owner.js";
 
-export const MEMBER_SHAPE = "accounts/{account}/members/{member}";
 export const memberNotFound = (name: string) => `Member "${name}" not found.`;
 
 // Only the role changes (the email is immutable); an empty mask means `role` (AIP-134).
@@ -23,7 +22,7 @@ export function createUpdateMember(deps: ServiceDeps) {
   return async (request: UpdateMemberRequest, ctx: HandlerContext): Promise<Member> => {
     const input = request.member;
     if (!input) throw invalidArgument('Missing required field "member".');
-    const { accountId, memberId } = readName(parseMemberName(input.name), "member.name", MEMBER_SHAPE);
+    const { accountId, memberId } = readName(resources.member, input.name, "member.name");
     authorize(ctx, "account.members.update", accountId, memberNotFound(input.name));
     const paths = request.updateMask?.paths ?? [];
     const unknown = paths.find((path) => !UPDATABLE.has(path));

@@ -2,7 +2,6 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { BillingService } from "../../../gen/encore/billing/v1/billing_service_pb.js";
 import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
 import type { ServiceDeps } from "../deps.js";
-import { createPageTokens } from "../page-token.js";
 import { createCreateCheckoutSession } from "./create-checkout-session.js";
 import { createGetCheckoutSession } from "./get-checkout-session.js";
 import { createListLedgerEntries } from "./list-ledger-entries.js";
@@ -12,6 +11,6 @@ export function createBillingService(deps: ServiceDeps, payments: PaymentProvide
   return {
     createCheckoutSession: createCreateCheckoutSession(deps, payments),
     getCheckoutSession: createGetCheckoutSession(deps),
-    listLedgerEntries: createListLedgerEntries(deps, createPageTokens(deps.masterKey)),
+    listLedgerEntries: createListLedgerEntries(deps),
   };
 }

@@ -5,16 +5,14 @@ import type {
 } from "../../../gen/encore/billing/v1/billing_service_pb.js";
 import { parsePositiveCents } from "../../domain/money.js";
 import { readRequestId } from "../../domain/request-id.js";
-import { parseAccountName } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
 import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
 import { type CheckoutRow, findCheckoutByRequestId, insertCheckoutSession } from "../../store/checkout.js";
 import { findProject } from "../../store/projects.js";
-import { notFoundMessage, readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
-import { parseProjectName } from "../hosting/hosting-names.js";
 import { newId } from "../ids.js";
-import { authorize } from "../principal.js";
+import { authorizeParent, notFoundMessage, readName } from "../management-access.js";
 import { toCheckoutSession } from "./billing-mapper.js";
 
 /**
@@ -24,8 +22,7 @@ import { toCheckoutSession } from "./billing-mapper.js";
  */
 export function createCreateCheckoutSession(deps: ServiceDeps, payments: PaymentProvider) {
   return async (request: CreateCheckoutSessionRequest, ctx: HandlerContext): Promise<CheckoutSession> => {
-    const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
-    authorize(ctx, "billing.checkoutSessions.create", accountId, notFoundMessage(request.parent));
+    const accountId = authorizeParent(ctx, "billing.checkoutSessions.create", request.parent);
     const requestId = readRequestId(request.requestId) ?? null;
     const session = request.checkoutSession;
     const amount = session?.amount ? parsePositiveCents(session.amount) : undefined;
@@ -68,7 +65,7 @@ function sameRequest(
 
 /** Only a top-up-only project takes credit directly; an ordinary one is paid by the account. */
 async function readTopUpProject(deps: ServiceDeps, accountId: string, text: string): Promise<string> {
-  const name = readName(parseProjectName(text), "checkoutSession.project", "accounts/{account}/projects/{project}");
+  const name = readName(resources.project, text, "checkoutSession.project");
   const project = name.accountId === accountId ? await findProject(deps.db, accountId, name.projectId) : undefined;
   if (!project) throw notFound(notFoundMessage(text));
   if (!project.topUpOnly) {

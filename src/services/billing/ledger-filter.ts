@@ -1,4 +1,5 @@
 import type { LedgerType } from "../../../gen/prisma/enums.js";
+import { readRfc3339 } from "../../domain/rfc3339.js";
 import { invalidArgument } from "../../errors/status.js";
 
 // The filter of ListLedgerEntries, as its proto documents it (AIP-160, a fixed subset):
@@ -12,11 +13,11 @@ export interface LedgerFilter {
 }
 
 const TERM = /^(type|create_time)\s*(=|>=|<)\s*"([^"]*)"$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const TYPES: Record<string, LedgerType> = {
   TYPE_PLAYER_TOP_UP: "PLAYER_TOP_UP",
   TYPE_DEVELOPER_TOP_UP: "DEVELOPER_TOP_UP",
   TYPE_USAGE: "USAGE",
+  TYPE_REVERSAL: "REVERSAL",
 };
 
 export function parseLedgerFilter(filter: string): LedgerFilter {
@@ -32,18 +33,12 @@ export function parseLedgerFilter(filter: string): LedgerFilter {
     } else if (field === "create_time" && operator !== "=") {
       const key = operator === ">=" ? "since" : "before";
       if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
-      result[key] = readTime(value);
+      result[key] = readRfc3339(value, bad);
     } else {
       throw bad(`${field} does not take ${operator}`);
     }
   }
   return result;
-}
-
-function readTime(value: string): Date {
-  const time = new Date(value);
-  if (!RFC3339.test(value) || Number.isNaN(time.getTime())) throw bad(`"${value}" is not an RFC 3339 time`);
-  return time;
 }
 
 function bad(why: string) {

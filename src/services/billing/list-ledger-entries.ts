@@ -8,12 +8,12 @@ import {
 import { listLedgerEntries } from "../../store/ledger.js";
 import type { ServiceDeps } from "../deps.js";
 import { loadProject } from "../hosting/project-access.js";
-import { type PageTokens, readPageSize } from "../page-token.js";
+import { listPage } from "../list-page.js";
 import { toLedgerEntry } from "./billing-mapper.js";
 import { parseLedgerFilter } from "./ledger-filter.js";
 
 /** ListLedgerEntries: a project's ledger, newest first, optionally filtered by type and time. */
-export function createListLedgerEntries(deps: ServiceDeps, tokens: PageTokens) {
+export function createListLedgerEntries(deps: ServiceDeps) {
   return async (request: ListLedgerEntriesRequest, ctx: HandlerContext): Promise<ListLedgerEntriesResponse> => {
     const project = await loadProject(deps, {
       ctx,
@@ -22,16 +22,12 @@ export function createListLedgerEntries(deps: ServiceDeps, tokens: PageTokens) {
       field: "parent",
     });
     const filter = parseLedgerFilter(request.filter);
-    const size = readPageSize(request.pageSize);
-    // A token is good only for the list (project and filter) that issued it.
-    const scope = `ledger:${project.id}:${request.filter}`;
-    const rows = await listLedgerEntries(deps.db, {
-      projectId: project.id,
-      ...filter,
-      after: tokens.decode(scope, request.pageToken),
-      take: size + 1,
+    const page = await listPage(deps, request, {
+      // A token is good only for the list (project and filter) that issued it.
+      scope: `ledger:${project.id}:${request.filter}`,
+      load: (next) => listLedgerEntries(deps.db, { projectId: project.id, ...filter, ...next }),
+      cursorOf: (row) => row.cursor,
     });
-    const page = tokens.page({ scope, rows, size, cursorOf: (row) => row.cursor });
     return create(ListLedgerEntriesResponseSchema, {
       ledgerEntries: page.items.map((row) => toLedgerEntry(project, row)),
       nextPageToken: page.nextPageToken,

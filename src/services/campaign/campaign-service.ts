@@ -1,24 +1,24 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { ServiceDeps } from "../deps.js";
-import { createCampaignMethods } from "./campaign-methods.js";
-import { createLinkMethods } from "./link-methods.js";
-import { createOfferMethods } from "./offer-methods.js";
-import { createPublicReads } from "./public-reads.js";
-import { createPurchaseFlow } from "./purchase-flow.js";
-import { createTransferMethods } from "./transfer-methods.js";
+import { createCampaignMethods } from "./campaigns/campaign-methods.js";
+import { createLinkMethods } from "./links/link-methods.js";
+import { createOfferMethods } from "./offers/offer-methods.js";
+import { createPublicReads } from "./public/public-reads.js";
+import { createPurchaseMethods } from "./purchases/purchase-methods.js";
+import { createTransferMethods } from "./transfers/transfer-methods.js";
 
 /**
- * encore.campaign.v1.CampaignService, composed of method groups, one module each. A method no
- * group implements is answered UNIMPLEMENTED by the router.
+ * encore.campaign.v1.CampaignService, composed of method groups, one module each. The groups
+ * together implement every method: one no group implements fails to compile here.
  */
-export function createCampaignService(deps: ServiceDeps): Partial<ServiceImpl<typeof CampaignService>> {
+export function createCampaignService(deps: ServiceDeps): ServiceImpl<typeof CampaignService> {
   return {
     ...createPublicReads(deps),
     ...createLinkMethods(deps),
     ...createCampaignMethods(deps),
     ...createOfferMethods(deps),
-    ...createPurchaseFlow(deps),
+    ...createPurchaseMethods(deps),
     ...createTransferMethods(deps),
   };
 }

@@ -1,3 +1,4 @@
+import { PLATFORM_UNAVAILABLE } from "../../errors/messages.js";
 import { invalidArgument, unavailable } from "../../errors/status.js";
 import type { PartnerApp, PlatformResult } from "../../platform/steam/steam-platform.js";
 
@@ -8,7 +9,7 @@ import type { PartnerApp, PlatformResult } from "../../platform/steam/steam-plat
 /** The apps a key owns, or the refusal the management call answers with. */
 export function appsOrRefusal(result: PlatformResult<readonly PartnerApp[]>): readonly PartnerApp[] {
   if (result.kind === "ok") return result.value;
-  if (result.kind === "unavailable") throw unavailable("The platform is not answering; retry with backoff.");
+  if (result.kind === "unavailable") throw unavailable(PLATFORM_UNAVAILABLE);
   throw invalidArgument("The platform rejected the publisher key.");
 }
 
@@ -22,8 +23,13 @@ export function isPlausibleKey(key: string): boolean {
   return /^[\x21-\x7e]{1,256}$/.test(key);
 }
 
-/** Display names are for people; the overlay shows an offer's, limited by the platform to 128 characters. */
-export function checkDisplayName(value: string, field: string, maxLength: number): string {
-  if ([...value].length > maxLength) throw invalidArgument(`"${field}" must be at most ${maxLength} characters.`);
+// Issue 16: a runway alert beyond ten years would never fire usefully.
+const MAX_RUNWAY_ALERT_DAYS = 3650;
+
+/** A campaign's runway alert threshold in days: 0 (off) up to MAX_RUNWAY_ALERT_DAYS. */
+export function checkRunwayAlertDays(value: number, field: string): number {
+  if (value < 0 || value > MAX_RUNWAY_ALERT_DAYS) {
+    throw invalidArgument(`"${field}" must be between 0 and ${MAX_RUNWAY_ALERT_DAYS}.`);
+  }
   return value;
 }

@@ -1,12 +1,10 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CreateProjectRequest, Project } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { parseAccountName } from "../../domain/resource-names.js";
-import { invalidArgument } from "../../errors/status.js";
 import { insertProject } from "../../store/projects.js";
-import { notFoundMessage, readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
+import { readDisplayName } from "../display-name.js";
 import { newId } from "../ids.js";
-import { authorize } from "../principal.js";
+import { authorizeParent } from "../management-access.js";
 import { toProject } from "./hosting-mapper.js";
 
 /**
@@ -15,10 +13,10 @@ import { toProject } from "./hosting-mapper.js";
  */
 export function createCreateProject(deps: ServiceDeps) {
   return async (request: CreateProjectRequest, ctx: HandlerContext): Promise<Project> => {
-    const { accountId } = readName(parseAccountName(request.parent), "parent", "accounts/{account}");
-    authorize(ctx, "project.projects.create", accountId, notFoundMessage(request.parent));
-    const displayName = request.project?.displayName.trim() ?? "";
-    if (displayName === "") throw invalidArgument('"project.displayName" is required.');
+    const accountId = authorizeParent(ctx, "project.projects.create", request.parent);
+    const displayName = readDisplayName(request.project?.displayName.trim() ?? "", "project.displayName", {
+      required: true,
+    });
     const now = deps.now();
     return toProject(await insertProject(deps.db, { id: newId(now), accountId, displayName, createTime: now }));
   };

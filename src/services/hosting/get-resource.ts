@@ -1,18 +1,16 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetResourceRequest, Resource } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
+import { resources } from "../../domain/resource-names.js";
 import { projectExists } from "../../store/projects.js";
 import { findResource } from "../../store/resources.js";
-import { loadAuthorized, readName } from "../campaign/management-access.js";
 import type { ServiceDeps } from "../deps.js";
+import { loadAuthorized, readName } from "../management-access.js";
 import { toResource } from "./hosting-mapper.js";
-import { parseResourceName } from "./hosting-names.js";
-
-export const RESOURCE_SHAPE = "accounts/{account}/projects/{project}/resources/{resource}";
 
 /** GetResource. */
 export function createGetResource(deps: ServiceDeps) {
   return async (request: GetResourceRequest, ctx: HandlerContext): Promise<Resource> => {
-    const name = readName(parseResourceName(request.name), "name", RESOURCE_SHAPE);
+    const name = readName(resources.resource, request.name, "name");
     const row = await loadAuthorized(
       { ctx, permission: "project.resources.get", name, text: request.name },
       async (n) => {

@@ -10,7 +10,7 @@ import {
   Resource_State,
   ResourceSchema,
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { names } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import type { GameRow } from "../../store/game-records.js";
 import type { ProjectRow } from "../../store/projects.js";
 import type { ResourceRow } from "../../store/resources.js";
@@ -25,7 +25,7 @@ const states = { RUNNING: Resource_State.RUNNING, STOPPED: Resource_State.STOPPE
 
 export function toGame(row: GameRow): Game {
   return create(GameSchema, {
-    name: names.game({ accountId: row.accountId, gameId: row.id }),
+    name: resources.game.format({ accountId: row.accountId, gameId: row.id }),
     displayName: row.displayName,
     createTime: timestampFromDate(row.createTime),
   });
@@ -33,10 +33,13 @@ export function toGame(row: GameRow): Game {
 
 export function toProject(row: ProjectRow): Project {
   return create(ProjectSchema, {
-    name: names.project(row.accountId, row.id),
+    name: resources.project.format({ accountId: row.accountId, projectId: row.id }),
     displayName: row.displayName,
     topUpOnly: row.topUpOnly,
-    campaign: row.campaignId === null ? "" : names.campaign({ accountId: row.accountId, campaignId: row.campaignId }),
+    campaign:
+      row.campaignId === null
+        ? ""
+        : resources.campaign.format({ accountId: row.accountId, campaignId: row.campaignId }),
     balance: toMoney(row.balanceNanos),
     createTime: timestampFromDate(row.createTime),
   });
@@ -44,11 +47,11 @@ export function toProject(row: ProjectRow): Project {
 
 export function toResource(accountId: string, row: ResourceRow): Resource {
   return create(ResourceSchema, {
-    name: names.resource(accountId, row.projectId, row.id),
+    name: resources.resource.format({ accountId: accountId, projectId: row.projectId, resourceId: row.id }),
     displayName: row.displayName,
     kind: kinds[row.kind],
     region: row.region,
-    game: row.gameId === null ? "" : names.game({ accountId, gameId: row.gameId }),
+    game: row.gameId === null ? "" : resources.game.format({ accountId, gameId: row.gameId }),
     clientFacing: row.clientFacing,
     movable: row.movable,
     state: states[row.state],

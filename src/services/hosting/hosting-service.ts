@@ -1,7 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { HostingService } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
 import type { ServiceDeps } from "../deps.js";
-import { createPageTokens } from "../page-token.js";
 import { createCreateGame } from "./create-game.js";
 import { createCreateProject } from "./create-project.js";
 import { createCreateResource } from "./create-resource.js";
@@ -15,17 +14,16 @@ import { createListResources } from "./list-resources.js";
 
 /** encore.hosting.v1.HostingService: the embedded host's games, projects and resources. */
 export function createHostingService(deps: ServiceDeps): ServiceImpl<typeof HostingService> {
-  const tokens = createPageTokens(deps.masterKey);
   return {
     createGame: createCreateGame(deps),
     getGame: createGetGame(deps),
-    listGames: createListGames(deps, tokens),
+    listGames: createListGames(deps),
     createProject: createCreateProject(deps),
     getProject: createGetProject(deps),
-    listProjects: createListProjects(deps, tokens),
+    listProjects: createListProjects(deps),
     createResource: createCreateResource(deps),
     getResource: createGetResource(deps),
-    listResources: createListResources(deps, tokens),
+    listResources: createListResources(deps),
     deleteResource: createDeleteResource(deps),
   };
 }

@@ -7,7 +7,7 @@ import {
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
 import { failingRegions, listResources } from "../../store/resources.js";
 import type { ServiceDeps } from "../deps.js";
-import { type PageTokens, readPageSize } from "../page-token.js";
+import { listById } from "../list-page.js";
 import { toResource } from "./hosting-mapper.js";
 import { loadProject } from "./project-access.js";
 
@@ -15,7 +15,7 @@ import { loadProject } from "./project-access.js";
  * ListResources: a project's resources in every region that can be listed; the others are
  * named in `unreachable` (AIP-217), never silently left out.
  */
-export function createListResources(deps: ServiceDeps, tokens: PageTokens) {
+export function createListResources(deps: ServiceDeps) {
   return async (request: ListResourcesRequest, ctx: HandlerContext): Promise<ListResourcesResponse> => {
     const project = await loadProject(deps, {
       ctx,
@@ -23,17 +23,12 @@ export function createListResources(deps: ServiceDeps, tokens: PageTokens) {
       text: request.parent,
       field: "parent",
     });
-    const size = readPageSize(request.pageSize);
-    const scope = `resources:${project.id}`;
-    const afterId = tokens.decode(scope, request.pageToken)?.[0];
     const unreachable = await failingRegions(deps.db);
-    const rows = await listResources(deps.db, {
-      projectId: project.id,
-      skipRegions: unreachable,
-      afterId,
-      take: size + 1,
+    const page = await listById(deps, request, {
+      scope: `resources:${project.id}`,
+      load: ({ after, take }) =>
+        listResources(deps.db, { projectId: project.id, skipRegions: unreachable, afterId: after, take }),
     });
-    const page = tokens.page({ scope, rows, size, cursorOf: (row) => [row.id] });
     return create(ListResourcesResponseSchema, {
       resources: page.items.map((row) => toResource(project.accountId, row)),
       nextPageToken: page.nextPageToken,

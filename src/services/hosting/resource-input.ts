@@ -1,8 +1,9 @@
 import { type Resource, Resource_Kind, Resource_State } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
 import { parseUsd } from "../../domain/money.js";
-import { parseGameName } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import type { ResourceKind, ResourceTraits } from "../../domain/transfer-plan.js";
 import { invalidArgument } from "../../errors/status.js";
+import { readDisplayName } from "../display-name.js";
 
 // What CreateResource accepts: every REQUIRED field present, enums named, a region id, the
 // game (when given) named in the same account, an hourly price in USD that is not negative.
@@ -23,8 +24,7 @@ const kinds: Partial<Record<Resource_Kind, ResourceKind>> = {
 
 export function readResourceInput(resource: Resource | undefined, accountId: string): ResourceInput {
   if (!resource) throw invalidArgument('"resource" is required.');
-  const displayName = resource.displayName.trim();
-  if (displayName === "") throw invalidArgument('"resource.displayName" is required.');
+  const displayName = readDisplayName(resource.displayName.trim(), "resource.displayName", { required: true });
   const kind = kinds[resource.kind];
   if (!kind) throw invalidArgument('"resource.kind" must be KIND_SERVER, KIND_DISK or KIND_ADDRESS.');
   if (!REGION.test(resource.region)) throw invalidArgument('"resource.region" must be a region id such as "eu-west".');
@@ -43,9 +43,9 @@ export function readResourceInput(resource: Resource | undefined, accountId: str
 
 function readGame(game: string, accountId: string): string | null {
   if (game === "") return null;
-  const parsed = parseGameName(game);
+  const parsed = resources.game.parse(game);
   if (!parsed.ok || parsed.value.accountId !== accountId) {
-    throw invalidArgument('"resource.game" must name one of this account\'s games: accounts/{account}/games/{game}.');
+    throw invalidArgument(`"resource.game" must name one of this account's games: ${resources.game.pattern}.`);
   }
   return parsed.value.gameId;
 }

@@ -3,7 +3,7 @@ import type { GetOperationRequest, Operation } from "../../../gen/google/longrun
 import { notFound } from "../../errors/status.js";
 import { findCampaign } from "../../store/campaigns.js";
 import { findTransfer } from "../../store/transfers.js";
-import { OPERATIONS_PREFIX, toOperation } from "../campaign/transfer-mapper.js";
+import { OPERATIONS_PREFIX, toOperation } from "../campaign/transfers/transfer-mapper.js";
 import type { ServiceDeps } from "../deps.js";
 import { authorize } from "../principal.js";
 

@@ -8,9 +8,9 @@ import {
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../store/campaigns.js";
 import { listTransfers } from "../../store/transfers.js";
-import { toOperation } from "../campaign/transfer-mapper.js";
+import { toOperation } from "../campaign/transfers/transfer-mapper.js";
 import type { ServiceDeps } from "../deps.js";
-import { type PageTokens, readPageSize } from "../page-token.js";
+import { listPage } from "../list-page.js";
 import { authorize, requirePrincipal } from "../principal.js";
 import { parseOperationsFilter } from "./operations-filter.js";
 
@@ -18,7 +18,7 @@ import { parseOperationsFilter } from "./operations-filter.js";
  * ListOperations (name `operations`): the transfers of the campaigns the caller can see, newest
  * first; `filter` may narrow them to one campaign. Another account's campaign lists nothing.
  */
-export function createListOperations(deps: ServiceDeps, tokens: PageTokens) {
+export function createListOperations(deps: ServiceDeps) {
   return async (request: ListOperationsRequest, ctx: HandlerContext): Promise<ListOperationsResponse> => {
     if (request.name !== "operations") throw invalidArgument('"name" must be "operations".');
     const principal = requirePrincipal(ctx);
@@ -28,15 +28,11 @@ export function createListOperations(deps: ServiceDeps, tokens: PageTokens) {
     const campaign = parseOperationsFilter(request.filter);
     const empty = create(ListOperationsResponseSchema, {});
     if (campaign && campaign.accountId !== accountId) return empty;
-    const size = readPageSize(request.pageSize);
-    const scope = `operations:${accountId}:${request.filter}`;
-    const rows = await listTransfers(deps.db, {
-      accountId,
-      campaignId: campaign?.campaignId,
-      after: tokens.decode(scope, request.pageToken),
-      take: size + 1,
+    const page = await listPage(deps, request, {
+      scope: `operations:${accountId}:${request.filter}`,
+      load: (next) => listTransfers(deps.db, { accountId, campaignId: campaign?.campaignId, ...next }),
+      cursorOf: (row) => [row.createTime.toISOString(), row.id],
     });
-    const page = tokens.page({ scope, rows, size, cursorOf: (row) => [row.createTime.toISOString(), row.id] });
     const campaigns = new Map<string, CampaignRow | null>();
     for (const transfer of page.items) {
       if (!campaigns.has(transfer.campaignId)) {

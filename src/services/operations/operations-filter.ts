@@ -1,4 +1,4 @@
-import { type CampaignName, parseCampaignName } from "../../domain/resource-names.js";
+import { type CampaignName, resources } from "../../domain/resource-names.js";
 import { invalidArgument } from "../../errors/status.js";
 
 // ListOperations' filter: empty, or `campaign = "accounts/{account}/campaigns/{campaign}"`
@@ -10,7 +10,7 @@ export function parseOperationsFilter(filter: string): CampaignName | undefined 
   const text = filter.trim();
   if (text === "") return undefined;
   const match = TERM.exec(text);
-  const name = match ? parseCampaignName(match[1] as string) : { ok: false as const };
-  if (!name.ok) throw invalidArgument('"filter" accepts only campaign = "accounts/{account}/campaigns/{campaign}".');
+  const name = match ? resources.campaign.parse(match[1] as string) : { ok: false as const };
+  if (!name.ok) throw invalidArgument(`"filter" accepts only campaign = "${resources.campaign.pattern}".`);
   return name.value;
 }

@@ -1,24 +1,25 @@
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import type {
-  CreateAccountRequest,
+import {
+  type CreateAccountRequest,
+  type CreateAccountResponse,
   CreateAccountResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import { readRequestId } from "../../domain/request-id.js";
-import { alreadyExists, invalidArgument } from "../../errors/status.js";
+import { alreadyExists } from "../../errors/status.js";
 import { findAccountByRequestId, insertAccountWithOwnerKey } from "../../store/accounts.js";
 import { findApiKeyByHash } from "../../store/api-keys.js";
-import { isUniqueViolation } from "../../store/unique-violation.js";
+import { violates } from "../../store/constraint-violation.js";
 import { toAccount, toApiKey } from "../account/account-mapper.js";
 import { API_KEY_PREFIX, issueToken } from "../credentials.js";
 import type { ServiceDeps } from "../deps.js";
+import { readDisplayName } from "../display-name.js";
 import { newId } from "../ids.js";
 import { requireOperator } from "../principal.js";
 import { deriveFirstApiKey } from "./first-api-key.js";
 
-type Response = MessageInitShape<typeof CreateAccountResponseSchema>;
+type Response = CreateAccountResponse;
 
-const MAX_DISPLAY_NAME = 200;
 const FIRST_KEY_NAME = "First owner key";
 
 /**
@@ -28,10 +29,7 @@ const FIRST_KEY_NAME = "First owner key";
 export function createCreateAccount(deps: ServiceDeps) {
   return async (request: CreateAccountRequest, ctx: HandlerContext): Promise<Response> => {
     requireOperator(ctx);
-    const displayName = request.displayName.trim();
-    if (displayName.length === 0 || displayName.length > MAX_DISPLAY_NAME) {
-      throw invalidArgument(`"displayName" must be 1 to ${MAX_DISPLAY_NAME} characters.`);
-    }
+    const displayName = readDisplayName(request.displayName.trim(), "displayName", { max: 200, required: true });
     const requestId = readRequestId(request.requestId);
     if (requestId !== undefined) {
       const earlier = await replay(deps, requestId, displayName);
@@ -39,7 +37,8 @@ export function createCreateAccount(deps: ServiceDeps) {
     }
     const now = deps.now();
     const accountId = newId(now);
-    const secret = requestId === undefined ? issueToken(API_KEY_PREFIX) : deriveFirstApiKey(deps.masterKey, accountId);
+    const secret =
+      requestId === undefined ? issueToken(API_KEY_PREFIX) : deriveFirstApiKey(deps.masterKeys.current, accountId);
     try {
       const created = await insertAccountWithOwnerKey(deps.db, {
         account: { id: accountId, displayName, requestId: requestId ?? null, createTime: now },
@@ -50,11 +49,14 @@ export function createCreateAccount(deps: ServiceDeps) {
           keyPrefix: secret.displayPrefix,
         },
       });
-      return { account: toAccount(created.account), apiKey: toApiKey(created.ownerKey, secret.token) };
+      return create(CreateAccountResponseSchema, {
+        account: toAccount(created.account),
+        apiKey: toApiKey(created.ownerKey, secret.token),
+      });
     } catch (error) {
       // A concurrent call with the same request_id won the unique index: answer as it did.
       const earlier =
-        requestId !== undefined && isUniqueViolation(error) ? await replay(deps, requestId, displayName) : undefined;
+        requestId !== undefined && violates(error, "unique") ? await replay(deps, requestId, displayName) : undefined;
       if (earlier) return earlier;
       throw error;
     }
@@ -65,7 +67,13 @@ async function replay(deps: ServiceDeps, requestId: string, displayName: string)
   const account = await findAccountByRequestId(deps.db, requestId);
   if (!account) return undefined;
   if (account.displayName !== displayName) throw alreadyExists(`"requestId" was already used for a different account.`);
-  const secret = deriveFirstApiKey(deps.masterKey, account.id);
-  const key = await findApiKeyByHash(deps.db, account.id, secret.hash);
-  return { account: toAccount(account), apiKey: key ? toApiKey(key, secret.token) : undefined };
+  // Derived under the key current when the account was made: during a rotation, the previous.
+  for (const masterKey of [deps.masterKeys.current, deps.masterKeys.previous]) {
+    if (!masterKey) continue;
+    const secret = deriveFirstApiKey(masterKey, account.id);
+    const key = await findApiKeyByHash(deps.db, account.id, secret.hash);
+    if (key)
+      return create(CreateAccountResponseSchema, { account: toAccount(account), apiKey: toApiKey(key, secret.token) });
+  }
+  return create(CreateAccountResponseSchema, { account: toAccount(account) });
 }

@@ -6,15 +6,14 @@ import {
   type Session,
   SessionSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
-import { parseMemberName } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { findMember } from "../../store/members.js";
 import { insertSession } from "../../store/sessions.js";
-import { MEMBER_SHAPE } from "../account/update-member.js";
-import { readName } from "../campaign/management-access.js";
 import { issueToken, SESSION_PREFIX } from "../credentials.js";
 import type { ServiceDeps } from "../deps.js";
 import { newId } from "../ids.js";
+import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 
 // A session is the stand-in for a real identity provider's sign-in: 12 hours by default and
@@ -25,7 +24,7 @@ export const MAX_SESSION_SECONDS = 12n * 60n * 60n;
 export function createCreateSession(deps: ServiceDeps) {
   return async (request: CreateSessionRequest, ctx: HandlerContext): Promise<Session> => {
     requireOperator(ctx);
-    const { accountId, memberId } = readName(parseMemberName(request.member), "member", MEMBER_SHAPE);
+    const { accountId, memberId } = readName(resources.member, request.member, "member");
     const ttl = request.ttlSeconds === 0n ? MAX_SESSION_SECONDS : request.ttlSeconds;
     if (ttl < 0n || ttl > MAX_SESSION_SECONDS) {
       throw invalidArgument(`"ttlSeconds" must be between 1 and ${MAX_SESSION_SECONDS} (12 hours).`);

@@ -3,15 +3,15 @@ import { type Campaign, Campaign_State } from "../../../gen/encore/campaign/v1/c
 import type { DecideCampaignRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import type { CampaignState } from "../../domain/availability.js";
 import { CAMPAIGN_STATE_NAMES } from "../../domain/campaign-filter.js";
-import { parseCampaignName } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { findCampaign } from "../../store/campaigns.js";
 import { findCampaignState, moveCampaign } from "../../store/reviews.js";
-import { toCampaign } from "../campaign/campaign-mapper.js";
-import { CAMPAIGN_SHAPE } from "../campaign/get-campaign.js";
-import { readName } from "../campaign/management-access.js";
+import { toCampaign } from "../campaign/campaigns/campaign-mapper.js";
 import type { ServiceDeps } from "../deps.js";
+import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
+import { emitCampaignState } from "../webhooks/resource-events.js";
 import { type Decision, defaultExplanations, isDecision, mayDecide } from "./review-decisions.js";
 
 const MAX_EXPLANATION = 2000;
@@ -25,7 +25,7 @@ const MAX_EXPLANATION = 2000;
 export function createDecideCampaign(deps: ServiceDeps) {
   return async (request: DecideCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
     requireOperator(ctx);
-    const { accountId, campaignId } = readName(parseCampaignName(request.name), "name", CAMPAIGN_SHAPE);
+    const { accountId, campaignId } = readName(resources.campaign, request.name, "name");
     const to = readDecision(request.state);
     if (request.explanation.length > MAX_EXPLANATION) {
       throw invalidArgument(`"explanation" must be at most ${MAX_EXPLANATION} characters.`);
@@ -35,7 +35,13 @@ export function createDecideCampaign(deps: ServiceDeps) {
     if (!from) throw missing();
     if (!mayDecide(from, to)) throw refuseDecision(deps, request.name, from, to);
     const explanation = request.explanation.trim() || defaultExplanations[to];
-    const moved = await moveCampaign(deps.db, { accountId, id: campaignId, from, to, explanation, now: deps.now() });
+    const now = deps.now();
+    // Issue 16: the decision and its webhook event (campaign.verified, .declined, .revoked) commit together.
+    const moved = await deps.db.$transaction(async (tx) => {
+      const done = await moveCampaign(tx, { accountId, id: campaignId, from, to, explanation, now });
+      if (done) await emitCampaignState(tx, campaignId, now);
+      return done;
+    });
     const row = await findCampaign(deps.db, accountId, campaignId);
     if (!row) throw missing();
     if (!moved) throw refuseDecision(deps, request.name, row.state, to);

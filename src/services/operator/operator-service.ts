@@ -6,8 +6,12 @@ import { createCreateSession } from "./create-session.js";
 import { createDecideCampaign } from "./decide-campaign.js";
 import { createGetSettings } from "./get-settings.js";
 import { createListAccounts } from "./list-accounts.js";
+import { createListLinkReversals } from "./list-link-reversals.js";
+import { createListReconciliationFindings } from "./list-reconciliation-findings.js";
 import { createListReviews } from "./list-reviews.js";
+import { createReconcileDistributorLink } from "./reconcile-distributor-link.js";
 import { createRecordSettlement } from "./record-settlement.js";
+import { createReencryptPublisherKeys } from "./reencrypt-publisher-keys.js";
 import { createSetOutstandingLimit } from "./set-outstanding-limit.js";
 import { createUpdateSettings } from "./update-settings.js";
 
@@ -24,7 +28,11 @@ export function createOperatorService(deps: ServiceDeps): ServiceImpl<typeof Ope
     decideCampaign: createDecideCampaign(deps),
     setOutstandingLimit: createSetOutstandingLimit(deps),
     recordSettlement: createRecordSettlement(deps),
+    reconcileDistributorLink: createReconcileDistributorLink(deps),
+    listLinkReversals: createListLinkReversals(deps),
+    listReconciliationFindings: createListReconciliationFindings(deps),
     getSettings: createGetSettings(deps),
     updateSettings: createUpdateSettings(deps),
+    reencryptPublisherKeys: createReencryptPublisherKeys(deps),
   };
 }

@@ -2,16 +2,16 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { Settlement } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { RecordSettlementRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import { readRequestId } from "../../domain/request-id.js";
-import { parseLinkName } from "../../domain/resource-names.js";
+import { resources } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
+import { violates } from "../../store/constraint-violation.js";
 import { findSettlementByRequestId, recordSettlement } from "../../store/settlements.js";
-import { isUniqueViolation } from "../../store/unique-violation.js";
-import { LINK_SHAPE } from "../campaign/get-distributor-link.js";
-import { toSettlement } from "../campaign/link-mapper.js";
-import { readName } from "../campaign/management-access.js";
+import { toSettlement } from "../campaign/links/link-mapper.js";
 import type { ServiceDeps } from "../deps.js";
 import { newId } from "../ids.js";
+import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
+import { emitSettlementRecorded } from "../webhooks/resource-events.js";
 import { readUsd } from "./operator-money.js";
 
 const MAX_REFERENCE = 256;
@@ -24,7 +24,7 @@ const MAX_REFERENCE = 256;
 export function createRecordSettlement(deps: ServiceDeps) {
   return async (request: RecordSettlementRequest, ctx: HandlerContext): Promise<Settlement> => {
     requireOperator(ctx);
-    const link = readName(parseLinkName(request.parent), "parent", LINK_SHAPE);
+    const link = readName(resources.link, request.parent, "parent");
     const amountNanos = readUsd(request.amount, "amount");
     if (amountNanos <= 0n) throw invalidArgument('"amount" must be more than zero.');
     if (request.reference.length > MAX_REFERENCE) {
@@ -46,16 +46,21 @@ export function createRecordSettlement(deps: ServiceDeps) {
     const first = await replay();
     if (first) return first;
     const now = deps.now();
-    const outcome = await recordSettlement(deps.db, {
-      id: newId(now),
-      accountId: link.accountId,
-      linkId: link.linkId,
-      amountNanos,
-      reference: request.reference.trim(),
-      requestId: requestId ?? null,
-      createTime: now,
-    }).catch(async (error: unknown) => {
-      if (isUniqueViolation(error)) return { kind: "duplicate" } as const;
+    const outcome = await recordSettlement(
+      deps.db,
+      {
+        id: newId(now),
+        accountId: link.accountId,
+        linkId: link.linkId,
+        amountNanos,
+        reference: request.reference.trim(),
+        requestId: requestId ?? null,
+        createTime: now,
+      },
+      // Issue 16: settlement.recorded commits with the settlement.
+      (tx, row) => emitSettlementRecorded(tx, link, row, now),
+    ).catch(async (error: unknown) => {
+      if (violates(error, "unique")) return { kind: "duplicate" } as const;
       throw error;
     });
     if (outcome.kind === "recorded") return toSettlement(link, outcome.settlement);

@@ -129,6 +129,7 @@ const ROUTES: readonly ControlRoute[] = [
           country: "US",
           state: "",
           status: "Active",
+          autoApprove: false,
         });
       const ticket = mintTicketHex();
       state.tickets.set(ticket.toLowerCase(), { ...input, ownerSteamid: input.ownerSteamid ?? input.steamid });
@@ -153,7 +154,8 @@ const ROUTES: readonly ControlRoute[] = [
     pattern: new RegExp(`^${ORDER}/status$`),
     handle: (state, match, body) =>
       withOrder(state, match, (order) => {
-        setOrderStatus(order, parse(orderStatusBody, body).status);
+        const { status, ...later } = parse(orderStatusBody, body);
+        setOrderStatus(order, status, later);
         return ok(order);
       }),
   },

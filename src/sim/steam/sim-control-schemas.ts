@@ -2,6 +2,7 @@
 // takes the same shapes (z.input), so the two cannot drift apart.
 
 import { z } from "zod";
+import { ORDER_STATUSES } from "../../domain/purchase-state.js";
 
 const uint64 = z.string().regex(/^\d{1,20}$/);
 const appid = z.number().int().min(0).max(0xffff_ffff);
@@ -10,24 +11,13 @@ export const CONTROL_PREFIX = "/_sim";
 
 export const STORE_STATUSES = ["onSale", "free", "comingSoon", "removed"] as const;
 
-export const ORDER_STATUSES = [
-  "Init",
-  "Approved",
-  "Succeeded",
-  "Failed",
-  "Refunded",
-  "PartialRefund",
-  "Chargedback",
-  "RefundedSuspectedFraud",
-  "RefundedFriendlyFraud",
-] as const;
-
 export const FAULT_CALLS = [
   "AuthenticateUserTicket",
   "GetUserInfo",
   "InitTxn",
   "QueryTxn",
   "FinalizeTxn",
+  "GetReport",
   "GetPartnerAppListForWebAPIKey",
   "appdetails",
   "GetNewsForApp",
@@ -70,6 +60,8 @@ export const playerBody = z.object({
   country: z.string().length(2).default("US"),
   state: z.string().default(""),
   status: z.enum(["Active", "Trusted", "Locked"]).default("Active"),
+  /** Approves every order in the overlay as soon as it opens (load tests: no control call per order). */
+  autoApprove: z.boolean().default(false),
 });
 
 export const ticketBody = z.object({
@@ -81,7 +73,24 @@ export const ticketBody = z.object({
   publisherBanned: z.boolean().default(false),
 });
 
-export const orderStatusBody = z.object({ status: z.enum(ORDER_STATUSES) });
+/**
+ * An order's later status (reference 7 hooks). `items` sets per-item `itemstatus` (required for
+ * PartialRefund; items not named stay `Succeeded`); otherwise every item takes the order's status.
+ * `time` pins the order's last update (RFC 3339 UTC, whole seconds), default now.
+ */
+export const orderStatusBody = z
+  .object({
+    status: z.enum(ORDER_STATUSES),
+    items: z.array(z.object({ itemid: appid, status: z.enum(ORDER_STATUSES) })).optional(),
+    time: z
+      .string()
+      .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+      .optional(),
+  })
+  .refine((body) => body.status !== "PartialRefund" || (body.items?.length ?? 0) > 0, {
+    message: "PartialRefund needs per-item statuses in items",
+    path: ["items"],
+  });
 
 export const faultBody = z.object({
   call: z.enum(FAULT_CALLS),

@@ -71,7 +71,8 @@ export function initTxn(state: SimState, req: SimRequest, iface: Iface): SimAnsw
     transid,
     appid: scope.appid,
     steamid,
-    status: "Init",
+    // A player who approves at once (autoApprove) has already answered the overlay.
+    status: player.autoApprove ? "Approved" : "Init",
     declined: false,
     currency,
     language: params.get("language") ?? "",
@@ -79,7 +80,7 @@ export function initTxn(state: SimState, req: SimRequest, iface: Iface): SimAnsw
     usstate: player.state,
     timecreated: now,
     time: now,
-    items: items.list,
+    items: player.autoApprove ? items.list.map((item) => ({ ...item, itemstatus: "Approved" })) : items.list,
   });
   return txnOk({ orderid, transid });
 }

@@ -34,7 +34,15 @@ export type SimNewsItem = {
 
 export type WalletStatus = "Active" | "Trusted" | "Locked";
 
-export type SimPlayer = { steamid: string; currency: string; country: string; state: string; status: WalletStatus };
+export type SimPlayer = {
+  steamid: string;
+  currency: string;
+  country: string;
+  state: string;
+  status: WalletStatus;
+  /** The player approves every order in the overlay at once: InitTxn opens it `Approved`. */
+  autoApprove: boolean;
+};
 
 export type SimTicket = {
   steamid: string;
@@ -77,6 +85,7 @@ export type SteamCallName =
   | "InitTxn"
   | "QueryTxn"
   | "FinalizeTxn"
+  | "GetReport"
   | "GetPartnerAppListForWebAPIKey"
   | "appdetails"
   | "GetNewsForApp"

@@ -5,6 +5,7 @@
 import type { SimAnswer, SimRequest } from "./sim-answer.js";
 import { authenticateUserTicket } from "./sim-auth-handler.js";
 import { appDetails, getNewsForApp, getPartnerAppList } from "./sim-catalog-handlers.js";
+import { getReport } from "./sim-get-report.js";
 import { initTxn } from "./sim-init-txn.js";
 import type { Iface, SimState, SteamCallName } from "./sim-state.js";
 import { finalizeTxn, getUserInfo, queryTxn } from "./sim-txn-handlers.js";
@@ -29,6 +30,7 @@ function microTxnRoutes(iface: Iface): Array<[string, SteamRoute]> {
       `/${name}/FinalizeTxn/v2`,
       { call: "FinalizeTxn", method: "POST", iface, handle: (s, r) => finalizeTxn(s, r, iface) },
     ],
+    [`/${name}/GetReport/v5`, { call: "GetReport", method: "GET", iface, handle: (s, r) => getReport(s, r, iface) }],
   ];
 }
 

@@ -43,10 +43,17 @@ export function finalizeTxn(state: SimState, req: SimRequest, iface: Iface): Sim
   return txnOk(ids);
 }
 
-export function setOrderStatus(order: SimOrder, status: string): void {
+export function setOrderStatus(
+  order: SimOrder,
+  status: string,
+  later: { items?: readonly { itemid: number; status: string }[]; time?: string } = {},
+): void {
   order.status = status;
-  order.time = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-  for (const item of order.items) item.itemstatus = status;
+  order.time = later.time ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  for (const item of order.items) {
+    if (later.items === undefined) item.itemstatus = status;
+    else item.itemstatus = later.items.find((named) => named.itemid === item.itemid)?.status ?? "Succeeded";
+  }
 }
 
 function findOrder(
@@ -63,7 +70,7 @@ function findOrder(
 
 // QueryTxn params (reference 3.6): ids as strings, money as numbers; amount excludes VAT, and the
 // simulator charges no VAT.
-function renderOrder(order: SimOrder): object {
+export function renderOrder(order: SimOrder): object {
   return {
     orderid: order.orderid,
     transid: order.transid,

@@ -2,11 +2,12 @@
 // drives an in-process simulator and a separately started `npm run steam-sim` alike.
 
 import type { z } from "zod";
+import type { OrderStatus } from "../../domain/purchase-state.js";
 import {
   type announcementBody,
   CONTROL_PREFIX,
   type faultBody,
-  type ORDER_STATUSES,
+  type orderStatusBody,
   type playerBody,
   type publisherKeyBody,
   type STORE_STATUSES,
@@ -30,8 +31,16 @@ export type SteamSimControl = {
   declineOrder(orderid: string, book?: OrderBook): Promise<SimOrder>;
   /** The finalization window passes: Init/Approved -> Failed (FinalizeTxn then answers 101). */
   expireOrder(orderid: string, book?: OrderBook): Promise<SimOrder>;
-  /** Forces any status, e.g. Refunded or Chargedback for reconciliation tests. */
-  setOrderStatus(orderid: string, status: (typeof ORDER_STATUSES)[number], book?: OrderBook): Promise<SimOrder>;
+  /**
+   * Forces any status, e.g. Refunded or Chargedback for reconciliation tests; `later` sets
+   * per-item statuses (PartialRefund) and the order's last-update time.
+   */
+  setOrderStatus(
+    orderid: string,
+    status: OrderStatus,
+    book?: OrderBook,
+    later?: Omit<z.input<typeof orderStatusBody>, "status">,
+  ): Promise<SimOrder>;
   getOrder(orderid: string, book?: OrderBook): Promise<SimOrder | undefined>;
   /** Every Steam call received since the last reset/clearCalls, oldest first, without `key`. */
   listCalls(filter?: { readonly call?: SteamCallName }): Promise<SimCall[]>;
@@ -67,7 +76,8 @@ export function createSteamSimControl(baseUrl: string): SteamSimControl {
     approveOrder: (orderid, book) => call("POST", `${order(orderid, book)}/approve`),
     declineOrder: (orderid, book) => call("POST", `${order(orderid, book)}/decline`),
     expireOrder: (orderid, book) => call("POST", `${order(orderid, book)}/expire`),
-    setOrderStatus: (orderid, status, book) => call("PUT", `${order(orderid, book)}/status`, { status }),
+    setOrderStatus: (orderid, status, book, later) =>
+      call("PUT", `${order(orderid, book)}/status`, { status, ...later }),
     async getOrder(orderid, book) {
       const res = await fetch(`${root}${order(orderid, book)}`);
       if (res.status === 404) return undefined;

@@ -1,0 +1,89 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { Command } from "commander";
+import {
+  ListLinkReversalsResponseSchema,
+  ListReconciliationFindingsResponseSchema,
+  ReconciliationFinding_Kind,
+  ReconciliationSchema,
+} from "../../gen/encore/operator/v1/operator_service_pb.js";
+import { resources } from "../domain/resource-names.js";
+import { type CliEnvironment, commandContext, parseCount } from "./cli-context.js";
+import { formatMoney } from "./dollars.js";
+import { emit, listLines, messageJson } from "./output.js";
+
+/** reconcile-link, list-link-reversals, list-reconciliation-findings (issue 15). */
+export function addReconciliationCommands(program: Command, environment: CliEnvironment): void {
+  program
+    .command("reconcile-link")
+    .description("reconcile a distributor link with Steam's report now (refunds, chargebacks, missed settlements)")
+    .requiredOption("--link <name>", resources.link.pattern)
+    .action(async (options: { link: string }, command: Command) => {
+      const { client, output } = commandContext(command, environment);
+      const pass = await client.reconcileDistributorLink({ name: options.link });
+      emit(output, messageJson(ReconciliationSchema, pass), () => [
+        `${pass.link}: ${pass.reversed} reversed (${formatMoney(pass.reversedCredit)}), ${pass.settled} settled, ` +
+          `${pass.mismatches} ended but settled by Steam, ${pass.pages} pages, ${pass.drained ? "drained" : `stopped: ${pass.stoppedBecause}`}`,
+      ]);
+    });
+
+  program
+    .command("list-link-reversals")
+    .description("distributor links with their reversals and reversal rate; FLAGGED past the operator's threshold")
+    .option("--flagged", "only flagged links")
+    .option("--page-size <n>", "links per page", parseCount)
+    .option("--page-token <token>", "the next page")
+    .action(async (options: { flagged?: boolean; pageSize?: number; pageToken?: string }, command: Command) => {
+      const { client, output } = commandContext(command, environment);
+      const page = await client.listLinkReversals({
+        flaggedOnly: options.flagged === true,
+        pageSize: options.pageSize ?? 0,
+        pageToken: options.pageToken ?? "",
+      });
+      emit(output, messageJson(ListLinkReversalsResponseSchema, page), () => [
+        `over ${page.windowDays} days, flagged at ${page.flagRatePercent}%:`,
+        ...listLines(
+          page.linkReversals.map(
+            (link) =>
+              `${link.flagged ? "FLAGGED " : ""}${link.link} (${link.displayName}): ` +
+              `${formatMoney(link.windowReversed)} of ${formatMoney(link.windowIssued)} reversed ` +
+              `(${formatBps(link.windowReversalRateBps)}, ${link.windowReversalCount} purchases); ` +
+              `all time ${formatMoney(link.reversed)} of ${formatMoney(link.issued)}`,
+          ),
+          options.flagged ? "no flagged distributor links" : "no distributor links",
+          page.nextPageToken,
+        ),
+      ]);
+    });
+
+  program
+    .command("list-reconciliation-findings")
+    .description(
+      "why reconciliation changed the books (credited from the report; settled and taken back, nothing owed)",
+    )
+    .option("--link <name>", `only this link: ${resources.link.pattern}`)
+    .option("--page-size <n>", "findings per page", parseCount)
+    .option("--page-token <token>", "the next page")
+    .action(async (options: { link?: string; pageSize?: number; pageToken?: string }, command: Command) => {
+      const { client, output } = commandContext(command, environment);
+      const page = await client.listReconciliationFindings({
+        link: options.link ?? "",
+        pageSize: options.pageSize ?? 0,
+        pageToken: options.pageToken ?? "",
+      });
+      emit(output, messageJson(ListReconciliationFindingsResponseSchema, page), () =>
+        listLines(
+          page.reconciliationFindings.map(
+            (finding) =>
+              `${finding.createTime ? timestampDate(finding.createTime).toISOString() : ""} ` +
+              `${ReconciliationFinding_Kind[finding.kind]} ${finding.purchase} (report: ${finding.reportStatus}): ${finding.detail}`,
+          ),
+          options.link ? `no reconciliation findings for ${options.link}` : "no reconciliation findings",
+          page.nextPageToken,
+        ),
+      );
+    });
+}
+
+function formatBps(bps: bigint): string {
+  return `${bps / 100n}.${(bps % 100n).toString().padStart(2, "0")}%`;
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from "node:crypto";
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
+import {
+  type CreateCampaignRequest,
+  CreateCampaignRequestSchema,
+} from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { resources } from "../../../domain/resource-names.js";
+import { invalidArgument } from "../../../errors/status.js";
+import {
+  type CampaignRow,
+  findCampaignByRequest,
+  gameExists,
+  insertCampaignWithProject,
+} from "../../../store/campaigns.js";
+import { violates } from "../../../store/constraint-violation.js";
+import { findLink } from "../../../store/links.js";
+import { createOnce, type Idempotency, idempotencyColumns, readIdempotency } from "../../create-once.js";
+import type { ServiceDeps } from "../../deps.js";
+import { readDisplayName } from "../../display-name.js";
+import { newId } from "../../ids.js";
+import { authorizeParent, readName } from "../../management-access.js";
+import { readLinkApps } from "../links/read-link-apps.js";
+import { checkRunwayAlertDays } from "../platform-answers.js";
+import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
+
+/** The public key a game ships with: 192 random bits, url-safe, never derived from anything. */
+function newCampaignKey(): string {
+  return `ck_${randomBytes(24).toString("base64url")}`;
+}
+
+/**
+ * CreateCampaign (spec 3.2): the game is the account's own, the listing one of the link's (as
+ * the platform lists it now), funding_visibility chosen, one campaign per app. Returns
+ * STATE_VERIFYING at once with its own top-up-only project; verification runs in the background.
+ * Idempotent on request_id (AIP-155): a retry gets the first campaign without asking the platform.
+ */
+export function createCreateCampaign(deps: ServiceDeps) {
+  return async (request: CreateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
+    const accountId = authorizeParent(ctx, "encore.encores.create", request.parent);
+    const idempotency = readIdempotency(deps.masterKeys, CreateCampaignRequestSchema, request);
+    const row = await createOnce({
+      idempotency,
+      findEarlier: (requestId) => findCampaignByRequest(deps.db, accountId, requestId),
+      create: () => insertCheckedCampaign(deps, { request, accountId, idempotency }),
+      resource: "campaign",
+    });
+    return toCampaign(row);
+  };
+}
+
+async function insertCheckedCampaign(
+  deps: ServiceDeps,
+  options: { request: CreateCampaignRequest; accountId: string; idempotency: Idempotency },
+): Promise<CampaignRow> {
+  const { accountId, idempotency } = options;
+  const campaign = options.request.campaign;
+  const displayName = readDisplayName(campaign?.displayName ?? "", "campaign.displayName", { max: 200 });
+  const fundingVisibility = fromFundingVisibility(campaign?.fundingVisibility ?? 0);
+  if (fundingVisibility === undefined) {
+    throw invalidArgument('"campaign.fundingVisibility" is required: choose what players may see of the funding.');
+  }
+  const gameId = await ownGame(deps, accountId, campaign?.game ?? "");
+  const { linkId, appId } = await ownListing(deps, accountId, campaign?.listing ?? "");
+  const now = deps.now();
+  try {
+    const row = await insertCampaignWithProject(deps.db, {
+      id: newId(now),
+      accountId,
+      displayName,
+      gameId,
+      linkId,
+      appId,
+      fundingVisibility,
+      campaignKey: newCampaignKey(),
+      runwayAlertDays: checkRunwayAlertDays(campaign?.runwayAlertDays ?? 0, "campaign.runwayAlertDays"),
+      projectId: newId(now),
+      now,
+      ...idempotencyColumns(idempotency),
+    });
+    deps.wakeVerification();
+    return row;
+  } catch (error) {
+    // The unique index on app_id decides between two concurrent creates for one app, unless
+    // they share a request id: then createOnce answers with the winner's campaign.
+    if (!violates(error, "unique") || (await sameRequestWon(deps, accountId, idempotency))) throw error;
+    throw deps.refuse("PRODUCT_ALREADY_HAS_CAMPAIGN", {
+      subject: campaign?.listing ?? "",
+      message: `App ${appId} already has a campaign.`,
+      metadata: { appId: String(appId) },
+    });
+  }
+}
+
+async function sameRequestWon(deps: ServiceDeps, accountId: string, idempotency: Idempotency): Promise<boolean> {
+  if (idempotency.requestId === null) return false;
+  return (await findCampaignByRequest(deps.db, accountId, idempotency.requestId)) !== null;
+}
+
+async function ownGame(deps: ServiceDeps, accountId: string, game: string): Promise<string> {
+  const name = readName(resources.game, game, "campaign.game");
+  if (name.accountId !== accountId || !(await gameExists(deps.db, accountId, name.gameId))) {
+    throw invalidArgument('"campaign.game" must be one of this account\'s own games.');
+  }
+  return name.gameId;
+}
+
+async function ownListing(
+  deps: ServiceDeps,
+  accountId: string,
+  listing: string,
+): Promise<{ linkId: string; appId: bigint }> {
+  const name = readName(resources.listing, listing, "campaign.listing");
+  const link = name.accountId === accountId ? await findLink(deps.db, accountId, name.linkId) : null;
+  if (!link) throw invalidArgument('"campaign.listing" must name one of this account\'s distributor links.');
+  const apps = await readLinkApps(deps, link, listing);
+  if (!apps.some((app) => BigInt(app.appid) === name.appId)) {
+    throw invalidArgument(`"campaign.listing": the link's publisher key does not own app ${name.appId}.`);
+  }
+  return { linkId: link.id, appId: name.appId };
+}

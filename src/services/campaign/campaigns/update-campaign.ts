@@ -1,0 +1,78 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
+import type { UpdateCampaignRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { resources } from "../../../domain/resource-names.js";
+import { resolveUpdateMask } from "../../../domain/update-mask.js";
+import { invalidArgument, notFound } from "../../../errors/status.js";
+import { type CampaignChanges, updateCampaign } from "../../../store/campaigns.js";
+import type { ServiceDeps } from "../../deps.js";
+import { readDisplayName } from "../../display-name.js";
+import { expectedVersion, staleEtag } from "../../etag-check.js";
+import { notFoundMessage, readName } from "../../management-access.js";
+import { authorize } from "../../principal.js";
+import { checkRunwayAlertDays } from "../platform-answers.js";
+import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
+
+type CampaignField = "display_name" | "funding_visibility" | "runway_alert_days";
+
+// Accepted in a mask and ignored (AIP-203): output-only fields, and the immutable ones, which
+// this method never changes.
+const NOT_WRITTEN = [
+  "name",
+  "game",
+  "listing",
+  "etag",
+  "campaign_key",
+  "verification",
+  "project",
+  "transfer",
+  "state",
+  "create_time",
+  "update_time",
+];
+
+/**
+ * UpdateCampaign (spec 4.6): `display_name`, `funding_visibility` and `runway_alert_days` (issue 16). With an etag the write
+ * is conditional on the version it names; a stale one is ABORTED (ETAG_MISMATCH).
+ */
+export function createUpdateCampaign(deps: ServiceDeps) {
+  return async (request: UpdateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
+    const campaign = request.campaign;
+    const text = campaign?.name ?? "";
+    const name = readName(resources.campaign, text, "campaign.name");
+    const message = notFoundMessage(text);
+    authorize(ctx, "encore.encores.update", name.accountId, message);
+    const present: CampaignField[] = [];
+    if (campaign?.displayName) present.push("display_name");
+    if (campaign?.fundingVisibility) present.push("funding_visibility");
+    if (campaign?.runwayAlertDays) present.push("runway_alert_days");
+    const mask = resolveUpdateMask<CampaignField>({
+      paths: request.updateMask?.paths ?? [],
+      updatable: ["display_name", "funding_visibility", "runway_alert_days"],
+      present,
+      ignored: NOT_WRITTEN,
+    });
+    if (!mask.ok) throw invalidArgument(`"updateMask" names "${mask.path}", which cannot be updated.`);
+    const changes: CampaignChanges = {};
+    if (mask.fields.has("display_name")) {
+      changes.displayName = readDisplayName(campaign?.displayName ?? "", "campaign.displayName", { max: 200 });
+    }
+    if (mask.fields.has("funding_visibility")) {
+      const visibility = fromFundingVisibility(campaign?.fundingVisibility ?? 0);
+      if (visibility === undefined) throw invalidArgument('"campaign.fundingVisibility" has no working zero value.');
+      changes.fundingVisibility = visibility;
+    }
+    if (mask.fields.has("runway_alert_days")) {
+      changes.runwayAlertDays = checkRunwayAlertDays(campaign?.runwayAlertDays ?? 0, "campaign.runwayAlertDays");
+    }
+    const written = await updateCampaign(deps.db, {
+      ...name,
+      expectedVersion: expectedVersion(campaign?.etag ?? ""),
+      changes,
+      now: deps.now(),
+    });
+    if (written.kind === "absent") throw notFound(message);
+    if (written.kind === "stale") throw staleEtag(deps, text);
+    return toCampaign(written.row);
+  };
+}

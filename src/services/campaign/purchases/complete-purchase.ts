@@ -1,0 +1,51 @@
+import { create } from "@bufbuild/protobuf";
+import {
+  type CompletePurchaseRequest,
+  type CompletePurchaseResponse,
+  CompletePurchaseResponseSchema,
+  type PublicFunding,
+} from "../../../../gen/encore/campaign/v1/public_pb.js";
+import { shapePublicFunding } from "../../../domain/funding.js";
+import { PLATFORM_UNAVAILABLE } from "../../../errors/messages.js";
+import { notFound, unavailable } from "../../../errors/status.js";
+import { findPurchase } from "../../../store/purchases.js";
+import { settlePurchase } from "../../../usecases/settle-purchase.js";
+import type { ServiceDeps } from "../../deps.js";
+import { toPublicFunding } from "../public/public-mapper.js";
+import { readPublicCampaign } from "../public/read-public-campaign.js";
+import { toPurchaseState } from "./purchase-state-mapper.js";
+
+/**
+ * `POST /v1/public/purchases:complete` (spec 4.4): idempotent, safe to repeat and to skip. The
+ * answer embeds the public funding after the purchase, or null when it cannot be read (the
+ * purchase has still happened).
+ */
+export function createCompletePurchase(deps: ServiceDeps) {
+  return async (request: CompletePurchaseRequest): Promise<CompletePurchaseResponse> => {
+    const purchase = await findPurchase(deps.db, request.purchase);
+    // The handle is only known together with its campaign and its order (spec 4.4: 404).
+    if (!purchase || purchase.campaignKey !== request.campaignKey || purchase.orderId !== request.orderId) {
+      throw notFound("No such purchase for this campaign.");
+    }
+    const settled = await settlePurchase(deps, purchase, { authorized: request.authorized });
+    if (settled.kind === "unavailable") {
+      throw unavailable(PLATFORM_UNAVAILABLE, { cause: settled.cause });
+    }
+    // Credited by this call or by another caller (perhaps on another replica, whose notification
+    // may not have arrived yet): the public reads here answer from after the credit from now on.
+    if (settled.state === "CREDITED") deps.fundingChanges?.changed(request.campaignKey);
+    return create(CompletePurchaseResponseSchema, {
+      state: toPurchaseState(settled.state),
+      funding: await fundingAfter(deps, request.campaignKey),
+    });
+  };
+}
+
+async function fundingAfter(deps: ServiceDeps, campaignKey: string): Promise<PublicFunding | undefined> {
+  try {
+    return toPublicFunding(shapePublicFunding(await readPublicCampaign(deps, campaignKey)));
+  } catch (cause) {
+    deps.logger.warn({ err: cause }, "funding after a purchase could not be read");
+    return undefined;
+  }
+}

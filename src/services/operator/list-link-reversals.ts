@@ -1,0 +1,61 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext } from "@connectrpc/connect";
+import {
+  type LinkReversals,
+  LinkReversalsSchema,
+  type ListLinkReversalsRequest,
+  type ListLinkReversalsResponse,
+  ListLinkReversalsResponseSchema,
+} from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { resources } from "../../domain/resource-names.js";
+import { isReversalRateFlagged, reversalRateBps } from "../../domain/reversal-rate.js";
+import { type LinkReversalRow, listLinkReversals } from "../../store/link-reversals.js";
+import type { ServiceDeps } from "../deps.js";
+import { listById } from "../list-page.js";
+import { toMoney } from "../money-mapper.js";
+import { requireOperator } from "../principal.js";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Every distributor link with its reversals (issue 15): all-time issued and reversed credit,
+ * and over the last REVERSAL_RATE_WINDOW_DAYS the credit issued, reversed and their rate,
+ * flagged at REVERSAL_FLAG_RATE_PERCENT. With `flagged_only` a page may hold fewer links than
+ * asked (AIP-158) while more follow.
+ */
+export function createListLinkReversals(deps: ServiceDeps) {
+  const { windowDays, ratePercent } = deps.config.reversalFlag;
+  return async (request: ListLinkReversalsRequest, ctx: HandlerContext): Promise<ListLinkReversalsResponse> => {
+    requireOperator(ctx);
+    const since = new Date(deps.now().getTime() - windowDays * DAY_MS);
+    const page = await listById(deps, request, {
+      scope: "linkReversals",
+      load: (next) => listLinkReversals(deps.db, { ...next, since }),
+    });
+    const links = page.items.map((row) => toLinkReversals(row, ratePercent));
+    return create(ListLinkReversalsResponseSchema, {
+      linkReversals: request.flaggedOnly ? links.filter((link) => link.flagged) : links,
+      nextPageToken: page.nextPageToken,
+      windowDays,
+      flagRatePercent: ratePercent,
+    });
+  };
+}
+
+function toLinkReversals(row: LinkReversalRow, ratePercent: number): LinkReversals {
+  const rate = reversalRateBps(row.windowIssuedNanos, row.windowReversedNanos);
+  return create(LinkReversalsSchema, {
+    link: resources.link.format({ accountId: row.accountId, linkId: row.id }),
+    displayName: row.displayName,
+    sandbox: row.sandbox,
+    issued: toMoney(row.issuedNanos),
+    reversed: toMoney(row.reversedNanos),
+    windowIssued: toMoney(row.windowIssuedNanos),
+    windowReversed: toMoney(row.windowReversedNanos),
+    windowReversalCount: row.windowReversalCount,
+    windowReversalRateBps: rate,
+    flagged: isReversalRateFlagged(rate, ratePercent),
+    ...(row.reconcileTime === null ? {} : { reconcileTime: timestampFromDate(row.reconcileTime) }),
+  });
+}

@@ -1,0 +1,69 @@
+import { create } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import {
+  type PublisherKeyReencryption,
+  PublisherKeyReencryptionSchema,
+} from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { SecretKeyUnavailable } from "../../errors/sealed-secret.js";
+import { reencryptSealedColumn, SEALED_COLUMNS, type SealedColumn } from "../../store/master-key-reencryption.js";
+import type { ServiceDeps } from "../deps.js";
+import { requireOperator } from "../principal.js";
+import { masterKeyId, openSecret, sealedHeader, sealSecret } from "../secret-box.js";
+
+// Rows per transaction: each holds its batch's rows locked only for a few decryptions.
+const BATCH_SIZE = 100;
+
+/**
+ * The last step of a master key rotation (docs/deploy.md): every publisher key and webhook
+ * signing secret not sealed under ENCORE_MASTER_KEY is opened (under
+ * ENCORE_MASTER_KEY_PREVIOUS, or for rows from before key ids by trying both) and sealed under
+ * it. A box neither opens is logged by its row, with the master key ids only, and left as it is.
+ */
+export function createReencryptPublisherKeys(deps: ServiceDeps) {
+  return async (_: unknown, ctx: HandlerContext): Promise<PublisherKeyReencryption> => {
+    requireOperator(ctx);
+    const log = deps.logger.child({ job: "master key re-encryption" });
+    const pass = (sealed: SealedColumn, rowField: "linkId" | "webhookEndpointId", what: string) =>
+      reencryptSealedColumn(deps.db, sealed, {
+        currentHeader: sealedHeader(deps.masterKeys.current),
+        batchSize: BATCH_SIZE,
+        reencrypt: ({ id, box }) => {
+          try {
+            return sealSecret(deps.masterKeys, openSecret(deps.masterKeys, box));
+          } catch (error) {
+            if (!(error instanceof SecretKeyUnavailable)) throw error;
+            log.warn({ [rowField]: id, error: error.message }, `${what} left under its old master key`);
+            return undefined;
+          }
+        },
+      });
+    const keys = await pass(SEALED_COLUMNS.publisherKey, "linkId", "publisher key");
+    const secrets = await pass(SEALED_COLUMNS.webhookSecret, "webhookEndpointId", "webhook signing secret");
+    const previousSecrets = await pass(
+      SEALED_COLUMNS.previousWebhookSecret,
+      "webhookEndpointId",
+      "previous webhook signing secret",
+    );
+    const masterKey = masterKeyId(deps.masterKeys.current);
+    const reencryption = create(PublisherKeyReencryptionSchema, {
+      masterKeyId: masterKey,
+      ...keys,
+      webhookSecretsReencrypted: secrets.reencrypted + previousSecrets.reencrypted,
+      webhookSecretsUnreadable: secrets.unreadable + previousSecrets.unreadable,
+      webhookSecretsRemaining: secrets.remaining + previousSecrets.remaining,
+    });
+    log.info(
+      {
+        masterKeyId: masterKey,
+        publisherKeys: keys,
+        webhookSecrets: {
+          reencrypted: reencryption.webhookSecretsReencrypted,
+          unreadable: reencryption.webhookSecretsUnreadable,
+          remaining: reencryption.webhookSecretsRemaining,
+        },
+      },
+      "secrets re-encrypted",
+    );
+    return reencryption;
+  };
+}

@@ -1,0 +1,120 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import type { AuditActorType } from "../../gen/prisma/enums.js";
+import type { DbClient } from "./db-client.js";
+import type { Db } from "./open-database.js";
+
+// The audit log (issue 16, docs/audit-log.md). Append-only: this module inserts, lists, and
+// deletes only through the retention purge, the one DELETE the table's trigger lets through
+// (migration 20261125010000_audit_log). Listing is newest first on (create_time, id); the
+// cursor carries create_time with its microseconds (keyset-page.ts says why).
+
+export interface NewAuditEvent {
+  id: string;
+  accountId: string | null;
+  actorType: AuditActorType;
+  actor: string;
+  sessionId: string | null;
+  method: string;
+  resource: string;
+  changedFields: string[];
+  /** The redacted request as JSON (server/audit-record.ts); never a secret. */
+  request: Prisma.InputJsonValue;
+  address: string;
+  requestId: string;
+  code: number;
+  createTime: Date;
+}
+
+export interface AuditEventRow extends Omit<NewAuditEvent, "request"> {
+  request: Prisma.JsonValue;
+  cursor: readonly string[];
+}
+
+export interface AuditEventQuery {
+  /** An account's events; null: events of no account; undefined: every event (the operator). */
+  accountId: string | null | undefined;
+  resource: string | undefined;
+  actor: string | undefined;
+  method: string | undefined;
+  since: Date | undefined;
+  before: Date | undefined;
+  /** [createTimeText, id] of the last event of the previous page. */
+  after: readonly string[] | undefined;
+  take: number;
+}
+
+export async function insertAuditEvent(db: DbClient, event: NewAuditEvent): Promise<void> {
+  await db.auditEvent.create({ data: event });
+}
+
+interface RawAuditEvent {
+  id: string;
+  account_id: string | null;
+  actor_type: AuditActorType;
+  actor: string;
+  session_id: string | null;
+  method: string;
+  resource: string;
+  changed_fields: string[] | null;
+  request: Prisma.JsonValue;
+  address: string;
+  request_id: string;
+  code: number;
+  create_time: Date;
+  cursor_time: string;
+}
+
+export async function listAuditEvents(db: DbClient, query: AuditEventQuery): Promise<AuditEventRow[]> {
+  const conditions: Prisma.Sql[] = [];
+  if (query.accountId === null) conditions.push(Prisma.sql`account_id IS NULL`);
+  else if (query.accountId !== undefined) conditions.push(Prisma.sql`account_id = ${query.accountId}`);
+  if (query.resource !== undefined) conditions.push(Prisma.sql`resource = ${query.resource}`);
+  if (query.actor !== undefined) conditions.push(Prisma.sql`actor = ${query.actor}`);
+  if (query.method !== undefined) conditions.push(Prisma.sql`method = ${query.method}`);
+  if (query.since !== undefined) conditions.push(Prisma.sql`create_time >= ${query.since}`);
+  if (query.before !== undefined) conditions.push(Prisma.sql`create_time < ${query.before}`);
+  if (query.after !== undefined) {
+    conditions.push(Prisma.sql`(create_time, id) < (${query.after[0]}::timestamptz, ${query.after[1]})`);
+  }
+  const where = conditions.length === 0 ? Prisma.sql`TRUE` : Prisma.join(conditions, " AND ");
+  const rows = await db.$queryRaw<RawAuditEvent[]>`
+    SELECT id, account_id, actor_type::text AS actor_type, actor, session_id, method, resource, changed_fields,
+           request, address, request_id, code, create_time,
+           to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
+      FROM audit_events
+     WHERE ${where}
+     ORDER BY create_time DESC, id DESC
+     LIMIT ${query.take}`;
+  return rows.map((row) => ({
+    id: row.id,
+    accountId: row.account_id,
+    actorType: row.actor_type,
+    actor: row.actor,
+    sessionId: row.session_id,
+    method: row.method,
+    resource: row.resource,
+    changedFields: row.changed_fields ?? [],
+    request: row.request,
+    address: row.address,
+    requestId: row.request_id,
+    code: row.code,
+    createTime: row.create_time,
+    cursor: [row.cursor_time, row.id],
+  }));
+}
+
+/**
+ * Deletes at most `limit` events created before `cutoff` (retention), oldest first; how many went. Batched so
+ * a first purge of a large table holds no long transaction. The trigger refuses a DELETE unless
+ * `encore.audit_purge` is on, so it is set for this transaction alone. Idempotent: replicas may
+ * purge at the same time.
+ */
+export async function purgeAuditEvents(db: Db, options: { cutoff: Date; limit: number }): Promise<number> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT set_config('encore.audit_purge', 'on', true)`;
+    return tx.$executeRaw`
+      DELETE FROM audit_events
+       WHERE id IN (SELECT id FROM audit_events WHERE create_time < ${options.cutoff}
+                    ORDER BY create_time LIMIT ${options.limit})`;
+  });
+}

@@ -1,0 +1,42 @@
+import type { DbClient } from "./db-client.js";
+
+/** The background work still to do, as monitoring reads it (docs/deploy.md, alerts). */
+export interface Backlog {
+  /** Purchases begun and not yet final (spec 3.1), by state. */
+  unsettled: { INITIATED: number; AUTHORIZED: number };
+  /** Begin time of the oldest purchase the platform approved that is not settled yet. */
+  oldestAuthorized: Date | null;
+  /** Campaigns waiting for background verification (spec 3.2). */
+  verifying: number;
+  /** Since when the longest-waiting of them has been waiting. */
+  oldestVerifying: Date | null;
+}
+
+interface BacklogRow {
+  initiated: bigint;
+  authorized: bigint;
+  oldest_authorized: Date | null;
+  verifying: bigint;
+  oldest_verifying: Date | null;
+}
+
+/**
+ * One round trip on every scrape, so every part reads an index: purchases (state, create_time)
+ * and campaigns (state). Only the non-final rows are visited, which settle within minutes.
+ */
+export async function readBacklog(db: DbClient): Promise<Backlog> {
+  const rows = await db.$queryRaw<BacklogRow[]>`
+    SELECT (SELECT count(*) FROM purchases WHERE state = 'INITIATED') AS initiated,
+           (SELECT count(*) FROM purchases WHERE state = 'AUTHORIZED') AS authorized,
+           (SELECT min(create_time) FROM purchases WHERE state = 'AUTHORIZED') AS oldest_authorized,
+           (SELECT count(*) FROM campaigns WHERE state = 'VERIFYING') AS verifying,
+           (SELECT min(update_time) FROM campaigns WHERE state = 'VERIFYING') AS oldest_verifying`;
+  const row = rows[0];
+  if (!row) throw new Error("the backlog query returned no row");
+  return {
+    unsettled: { INITIATED: Number(row.initiated), AUTHORIZED: Number(row.authorized) },
+    oldestAuthorized: row.oldest_authorized,
+    verifying: Number(row.verifying),
+    oldestVerifying: row.oldest_verifying,
+  };
+}

@@ -1,0 +1,39 @@
+import type { DbClient } from "./db-client.js";
+import { isOpen } from "./purchase-guards.js";
+
+// Issue 9, DESIGN 3: the platform expects one FinalizeTxn per order, so the capture of an order
+// is serialised across completes, sweepers and replicas by a lease on the purchase row, held
+// around the platform call only (never a transaction across it). The lease is judged on the
+// database's clock, the one clock every replica shares.
+
+/** The lease this caller holds, to release it only while it is still its own. */
+export type FinalizeLease = { purchaseId: string; heldUntil: string };
+
+/**
+ * Marks the purchase AUTHORIZED (the platform approved it) and takes the capture lease for
+ * `leaseMs`, in one statement: only from a non-final state and only while no other caller holds
+ * an unexpired lease. Undefined when the purchase has ended or another caller is capturing it.
+ */
+export async function claimFinalize(
+  db: DbClient,
+  options: { purchaseId: string; now: Date; leaseMs: number },
+): Promise<FinalizeLease | undefined> {
+  const rows = await db.$queryRaw<{ held_until: string }[]>`
+    UPDATE purchases
+       SET state = 'AUTHORIZED',
+           update_time = CASE WHEN state = 'INITIATED' THEN ${options.now} ELSE update_time END,
+           finalize_until = now() + ${options.leaseMs}::int * interval '1 millisecond'
+     WHERE id = ${options.purchaseId}
+       AND ${isOpen()}
+       AND (finalize_until IS NULL OR finalize_until <= now())
+    RETURNING finalize_until::text AS held_until`;
+  const row = rows[0];
+  return row ? { purchaseId: options.purchaseId, heldUntil: row.held_until } : undefined;
+}
+
+/** Gives the lease back once the platform call is over, unless it ran out and another caller took it. */
+export async function releaseFinalize(db: DbClient, lease: FinalizeLease): Promise<void> {
+  await db.$executeRaw`
+    UPDATE purchases SET finalize_until = NULL
+     WHERE id = ${lease.purchaseId} AND finalize_until = ${lease.heldUntil}::timestamptz`;
+}

@@ -1,0 +1,144 @@
+import type { DbClient } from "./db-client.js";
+import { afterId, type IdPage } from "./id-page.js";
+
+// Webhook endpoints (issue 16). Their signing secrets are sealed by the caller (secret-box.ts):
+// the store keeps the boxes and never sees a secret.
+
+export type WebhookEndpointState = "ACTIVE" | "DISABLED";
+
+export interface WebhookEndpointRow {
+  id: string;
+  accountId: string;
+  url: string;
+  description: string;
+  eventTypes: string[];
+  state: WebhookEndpointState;
+  disabledReason: string;
+  disableTime: Date | null;
+  previousSecretExpireTime: Date | null;
+  failingSince: Date | null;
+  createTime: Date;
+  updateTime: Date;
+}
+
+const endpointColumns = {
+  id: true,
+  accountId: true,
+  url: true,
+  description: true,
+  eventTypes: true,
+  state: true,
+  disabledReason: true,
+  disableTime: true,
+  previousSecretExpireTime: true,
+  failingSince: true,
+  createTime: true,
+  updateTime: true,
+} as const;
+
+export interface NewWebhookEndpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  description: string;
+  eventTypes: string[];
+  secretEncrypted: Uint8Array<ArrayBuffer>;
+  now: Date;
+}
+
+export function insertWebhookEndpoint(db: DbClient, endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRow> {
+  const { now, ...fields } = endpoint;
+  return db.webhookEndpoint.create({
+    data: { ...fields, createTime: now, updateTime: now },
+    select: endpointColumns,
+  });
+}
+
+export function findWebhookEndpoint(db: DbClient, accountId: string, id: string): Promise<WebhookEndpointRow | null> {
+  return db.webhookEndpoint.findFirst({ where: { id, accountId }, select: endpointColumns });
+}
+
+export function listWebhookEndpoints(
+  db: DbClient,
+  accountId: string,
+  { take, after }: IdPage,
+): Promise<WebhookEndpointRow[]> {
+  return db.webhookEndpoint.findMany({
+    where: { accountId, ...afterId(after) },
+    select: endpointColumns,
+    orderBy: { id: "asc" },
+    take,
+  });
+}
+
+export interface WebhookEndpointChanges {
+  url?: string;
+  eventTypes?: string[];
+  description?: string;
+  /** ACTIVE enables the endpoint again (its failure run forgotten); DISABLED stops it. */
+  state?: WebhookEndpointState;
+}
+
+/** Writes the changes; null when the endpoint does not exist. */
+export async function updateWebhookEndpoint(
+  db: DbClient,
+  options: { accountId: string; id: string; changes: WebhookEndpointChanges; now: Date },
+): Promise<WebhookEndpointRow | null> {
+  const { accountId, id, changes, now } = options;
+  const stateColumns =
+    changes.state === "ACTIVE"
+      ? { state: "ACTIVE" as const, disabledReason: "", disableTime: null, failingSince: null }
+      : changes.state === "DISABLED"
+        ? { state: "DISABLED" as const, disabledReason: "Disabled by the account.", disableTime: now }
+        : {};
+  const { state: _state, ...fields } = changes;
+  const written = await db.webhookEndpoint.updateMany({
+    where: { id, accountId },
+    data: { ...fields, ...stateColumns, version: { increment: 1 }, updateTime: now },
+  });
+  if (written.count === 0) return null;
+  // A disabled endpoint is sent nothing more, not even what was waiting for it.
+  if (changes.state === "DISABLED") {
+    await db.webhookDelivery.updateMany({
+      where: { endpointId: id, state: "PENDING" },
+      data: { state: "FAILED", nextAttemptTime: null, leaseUntil: null },
+    });
+  }
+  return findWebhookEndpoint(db, accountId, id);
+}
+
+/** Deletes the endpoint and its deliveries (cascade); whether it existed. */
+export async function deleteWebhookEndpoint(db: DbClient, accountId: string, id: string): Promise<boolean> {
+  const deleted = await db.webhookEndpoint.deleteMany({ where: { id, accountId } });
+  return deleted.count === 1;
+}
+
+/**
+ * Replaces the signing secret; the current one becomes the previous, signing beside the new
+ * until `previousExpireTime` (none when the overlap is zero).
+ */
+export async function rotateWebhookSecret(
+  db: DbClient,
+  options: {
+    accountId: string;
+    id: string;
+    secretEncrypted: Uint8Array<ArrayBuffer>;
+    previousExpireTime: Date | null;
+    now: Date;
+  },
+): Promise<WebhookEndpointRow | null> {
+  const { accountId, id, now } = options;
+  const current = await db.webhookEndpoint.findFirst({ where: { id, accountId }, select: { secretEncrypted: true } });
+  if (!current) return null;
+  await db.webhookEndpoint.update({
+    where: { id },
+    data: {
+      secretEncrypted: options.secretEncrypted,
+      previousSecretEncrypted: options.previousExpireTime === null ? null : current.secretEncrypted,
+      previousSecretExpireTime: options.previousExpireTime,
+      version: { increment: 1 },
+      updateTime: now,
+    },
+  });
+  return findWebhookEndpoint(db, accountId, id);
+}

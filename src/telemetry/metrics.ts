@@ -1,0 +1,220 @@
+import { Code } from "@connectrpc/connect";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { PurchaseMetrics } from "../services/purchase-metrics.js";
+import type { Backlog } from "../store/backlog.js";
+import type { PoolStats } from "../store/open-database.js";
+
+/** What a scrape reads at that moment, besides the counters kept as calls happen. */
+export interface ScrapeSources {
+  backlog: () => Promise<Backlog>;
+  /** Absent with the embedded database: then no pool series is exposed at all. */
+  poolStats?: () => PoolStats;
+  /** With REDIS_URL only: true while the shared Redis store answers, false while counting in memory. */
+  rateLimitStoreUp?: () => boolean;
+  now: () => Date;
+  onScrapeError: (error: unknown) => void;
+}
+
+export type PlatformOutcome = "ok" | "refused" | "unavailable";
+/** Which limit answered a 429: per address, per campaign key (begin), or failed tickets (begin). */
+export const RATE_LIMIT_NAMES = ["address", "begin_per_campaign", "failed_tickets"] as const;
+export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+
+export interface Metrics extends PurchaseMetrics {
+  /** One RPC on any protocol; `code` is the Connect code it ended with (Code.Ok: none). */
+  rpc(method: string, code: Code | "ok", seconds: number): void;
+  /** One HTTP exchange with a platform (each retry is one). */
+  platformCall(platform: string, call: string, outcome: PlatformOutcome, seconds: number): void;
+  rateLimitRefused(limit: RateLimitName): void;
+  /** An audit event that could not be written after its call (issue 16). */
+  auditWriteFailed(): void;
+  /** The Prometheus text exposition, gauges read from their sources first. */
+  scrape(): Promise<string>;
+  contentType: string;
+}
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Every series of docs/deploy.md on a registry of this app's own (no module-level singleton:
+ * two apps in one process, as in tests, never share counts).
+ */
+export function createMetrics(sources: ScrapeSources): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+
+  const rpcTotal = new Counter({
+    name: "encore_rpc_requests_total",
+    help: "RPCs answered, on every protocol (REST, Connect, gRPC, gRPC-web), by method and final code.",
+    labelNames: ["method", "code"] as const,
+    registers,
+  });
+  const rpcSeconds = new Histogram({
+    name: "encore_rpc_duration_seconds",
+    help: "Time from the first interceptor to the answer, by method and final code.",
+    labelNames: ["method", "code"] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const purchasesEnded = new Counter({
+    name: "encore_purchases_ended_total",
+    help: "Purchases this process moved to a final state (spec 3.1), by state and sandbox.",
+    labelNames: ["state", "sandbox"] as const,
+    registers,
+  });
+  // Integer nano-USD, the service's own money unit: no rounding ever. A float64 counter holds
+  // integers exactly up to 2^53 nano-USD (about 9 million USD) per process lifetime; the ledger,
+  // not this counter, is the record of money.
+  const creditIssued = new Counter({
+    name: "encore_credit_issued_nano_usd_total",
+    help: "Credit added to projects by player purchases (not sandbox), in nano-USD (1e-9 USD).",
+    registers,
+  });
+  const creditReversed = new Counter({
+    name: "encore_credit_reversed_nano_usd_total",
+    help: "Credit taken back from projects by refunds and chargebacks Steam reported (issue 15), by reversal kind, in nano-USD.",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const platformTotal = new Counter({
+    name: "encore_platform_requests_total",
+    help: "HTTP exchanges with a platform (each retry counts), by call and outcome (ok, refused, unavailable).",
+    labelNames: ["platform", "call", "outcome"] as const,
+    registers,
+  });
+  const platformSeconds = new Histogram({
+    name: "encore_platform_request_duration_seconds",
+    help: "Duration of one HTTP exchange with a platform, by call and outcome.",
+    labelNames: ["platform", "call", "outcome"] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const rateLimitRefusals = new Counter({
+    name: "encore_rate_limit_refusals_total",
+    help: "Public calls refused with 429 (spec 8), by limit.",
+    labelNames: ["limit"] as const,
+    registers,
+  });
+  const auditWriteFailures = new Counter({
+    name: "encore_audit_write_failures_total",
+    help: "Audit events that could not be written after their call (each logged at error with the event).",
+    registers,
+  });
+  // Only with Redis configured, like the pool below: an unlabelled gauge reads 0 from the start.
+  const storeUp = sources.rateLimitStoreUp && {
+    read: sources.rateLimitStoreUp,
+    gauge: new Gauge({
+      name: "encore_rate_limit_store_up",
+      help: "1 while the shared Redis rate-limit store answers, 0 while counting in memory (per replica); absent without REDIS_URL.",
+      registers,
+    }),
+  };
+  // Only with a pool: an unlabelled gauge reads 0 from the start, and a 0 "waiting" on the
+  // embedded database would claim a pool that is not there.
+  const pool = sources.poolStats && {
+    read: sources.poolStats,
+    connections: new Gauge({
+      name: "encore_db_pool_connections",
+      help: "PostgreSQL pool connections by state (total, idle); absent with the embedded database.",
+      labelNames: ["state"] as const,
+      registers,
+    }),
+    waiting: new Gauge({
+      name: "encore_db_pool_waiting_requests",
+      help: "Queries waiting for a free PostgreSQL pool connection; absent with the embedded database.",
+      registers,
+    }),
+  };
+  const unsettled = new Gauge({
+    name: "encore_purchases_unsettled",
+    help: "Purchases begun and not final yet, by state (all replicas: read from the database).",
+    labelNames: ["state"] as const,
+    registers,
+  });
+  const oldestAuthorized = new Gauge({
+    name: "encore_purchase_oldest_authorized_age_seconds",
+    help: "Age (since begin) of the oldest purchase the platform approved that is not settled yet; 0 when none.",
+    registers,
+  });
+  const verifying = new Gauge({
+    name: "encore_verification_backlog",
+    help: "Campaigns waiting for background verification (spec 3.2).",
+    registers,
+  });
+  const oldestVerifying = new Gauge({
+    name: "encore_verification_oldest_age_seconds",
+    help: "How long the longest-waiting campaign in verification has waited; 0 when none.",
+    registers,
+  });
+  const backlogUp = new Gauge({
+    name: "encore_backlog_read_up",
+    help: "1 when this scrape read the backlog gauges from the database, 0 when it could not (they are then stale).",
+    registers,
+  });
+
+  const ageSeconds = (since: Date | null, now: Date) =>
+    since === null ? 0 : Math.max(0, (now.getTime() - since.getTime()) / 1000);
+
+  async function refresh(): Promise<void> {
+    if (pool) {
+      const stats = pool.read();
+      pool.connections.set({ state: "total" }, stats.total);
+      pool.connections.set({ state: "idle" }, stats.idle);
+      pool.waiting.set(stats.waiting);
+    }
+    if (storeUp) storeUp.gauge.set(storeUp.read() ? 1 : 0);
+    try {
+      const backlog = await sources.backlog();
+      const now = sources.now();
+      unsettled.set({ state: "INITIATED" }, backlog.unsettled.INITIATED);
+      unsettled.set({ state: "AUTHORIZED" }, backlog.unsettled.AUTHORIZED);
+      oldestAuthorized.set(ageSeconds(backlog.oldestAuthorized, now));
+      verifying.set(backlog.verifying);
+      oldestVerifying.set(ageSeconds(backlog.oldestVerifying, now));
+      backlogUp.set(1);
+    } catch (error) {
+      backlogUp.set(0);
+      sources.onScrapeError(error);
+    }
+  }
+
+  return {
+    rpc(method, code, seconds) {
+      const labels = { method, code: code === "ok" ? "ok" : codeName(code) };
+      rpcTotal.inc(labels);
+      rpcSeconds.observe(labels, seconds);
+    },
+    platformCall(platform, call, outcome, seconds) {
+      platformTotal.inc({ platform, call, outcome });
+      platformSeconds.observe({ platform, call, outcome }, seconds);
+    },
+    rateLimitRefused(limit) {
+      rateLimitRefusals.inc({ limit });
+    },
+    auditWriteFailed() {
+      auditWriteFailures.inc();
+    },
+    purchaseEnded(state, purchase) {
+      purchasesEnded.inc({ state, sandbox: String(purchase.sandbox) });
+      // Spec 1.6: a sandbox purchase ends CREDITED but moves no money.
+      if (state === "CREDITED" && !purchase.sandbox) creditIssued.inc(Number(purchase.creditNanos));
+    },
+    creditFromReport(creditNanos) {
+      creditIssued.inc(Number(creditNanos));
+    },
+    creditReversed(kind, nanos) {
+      creditReversed.inc({ kind }, Number(nanos));
+    },
+    async scrape() {
+      await refresh();
+      return registry.metrics();
+    },
+    contentType: registry.contentType,
+  };
+}
+
+/** `not_found`, `resource_exhausted`...: the gRPC code names as Prometheus label values. */
+function codeName(code: Code): string {
+  return (Code[code] ?? "unknown").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+}

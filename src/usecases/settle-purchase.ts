@@ -1,0 +1,184 @@
+import {
+  isFinal,
+  type PurchaseState,
+  type SettlementStep,
+  settlementStep,
+  stateAfter,
+} from "../domain/purchase-state.js";
+import type { OrderRef, PlatformResult, TxnState } from "../platform/steam/steam-platform.js";
+import type { ServiceDeps } from "../services/deps.js";
+import { claimFinalize, releaseFinalize } from "../store/finalize-leases.js";
+import {
+  creditPurchase,
+  type EndGuard,
+  endPurchase,
+  type PurchaseRecord,
+  readPurchaseState,
+  recordTransId,
+} from "../store/purchases.js";
+import type { FindingOf } from "../store/reconciliation.js";
+import { markKeyRejected } from "./key-rejected.js";
+import { orderRefOf } from "./order-ref.js";
+
+// The capture lease outlives one FinalizeTxn, which is never retried and so takes at most one
+// STEAM_TIMEOUT_MS: it runs out when its holder died mid-capture, or one timeout after a
+// FinalizeTxn nobody answered (then it is left to run out, see finalize()).
+const FINALIZE_LEASE_TIMEOUTS = 2;
+
+export interface SettleOptions {
+  /** The game's `authorized` flag (spec 4.4): a hint, never an answer; undefined for the sweeper. */
+  authorized?: boolean;
+  /** The sweeper's: an order still unapproved and begun before this is cancelled. */
+  cancelUnapprovedBefore?: Date;
+  /**
+   * Reconciliation's (issue 15): why the report made it settle, recorded in the credit's own
+   * transaction when this call credits, never otherwise.
+   */
+  finding?: FindingOf;
+}
+
+export type SettleResult = { kind: "settled"; state: PurchaseState } | { kind: "unavailable"; cause: string };
+
+/**
+ * The one settlement shared by complete and the sweeper (DESIGN 3). The state always comes from
+ * the platform (QueryTxn); an approved order is finalised by the one caller holding its capture
+ * lease, then credited in one database transaction conditional on the purchase's previous
+ * state, so any number of concurrent or repeated callers, on any replica, capture it once and
+ * credit it at most once. No database transaction is open across a platform
+ * call. A captured order not yet credited (a crash after FinalizeTxn) is credited now.
+ */
+export async function settlePurchase(
+  deps: ServiceDeps,
+  purchase: PurchaseRecord,
+  options: SettleOptions = {},
+): Promise<SettleResult> {
+  if (isFinal(purchase.state)) return { kind: "settled", state: purchase.state };
+  const ref = orderRefOf(deps, purchase);
+  const query = await deps.steam.queryTxn(ref);
+  if (query.kind !== "ok") return onQueryFailed(deps, purchase, ref, query);
+  if (purchase.transId === null) await recordTransId(deps.db, purchase.id, query.value.transid);
+  const step = settlementStep(query.value.status, options.authorized);
+  if (step === "wait") return waitOrCancel(deps, purchase, options);
+  if (step === "finalize") return finalize(deps, purchase, ref, options);
+  return apply(deps, purchase, { step, txn: query.value, finding: options.finding });
+}
+
+async function onQueryFailed(
+  deps: ServiceDeps,
+  purchase: PurchaseRecord,
+  ref: OrderRef,
+  query: Exclude<PlatformResult<TxnState>, { kind: "ok" }>,
+): Promise<SettleResult> {
+  if (query.kind === "unavailable") return { kind: "unavailable", cause: query.cause };
+  if (query.keyRejected) {
+    await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
+    return { kind: "unavailable", cause: "the platform rejected the studio's key" };
+  }
+  // The platform does not know an order whose InitTxn was never answered: it never reached
+  // the platform, so nothing can be paid for it (reference 3.13). Only while no concurrent
+  // caller has since found the order (trans_id recorded) or moved the purchase on.
+  if (purchase.transId === null) return apply(deps, purchase, { step: "fail", guard: "unconfirmed" });
+  return { kind: "unavailable", cause: `QueryTxn refused (${query.code}) for a known order` };
+}
+
+async function waitOrCancel(
+  deps: ServiceDeps,
+  purchase: PurchaseRecord,
+  options: SettleOptions,
+): Promise<SettleResult> {
+  const before = options.cancelUnapprovedBefore;
+  // Only from INITIATED: a complete that saw the order Approved meanwhile moved it to
+  // AUTHORIZED and is capturing it, so it wins. When the cancel wins instead, that complete
+  // never calls FinalizeTxn, and an order that is never finalized is never paid for
+  // (reference 3.13: only FinalizeTxn captures the funds).
+  if (before && purchase.state === "INITIATED" && purchase.createTime <= before) {
+    return apply(deps, purchase, { step: "cancel", guard: "initiated" });
+  }
+  return { kind: "settled", state: purchase.state };
+}
+
+async function finalize(
+  deps: ServiceDeps,
+  purchase: PurchaseRecord,
+  ref: OrderRef,
+  options: SettleOptions,
+): Promise<SettleResult> {
+  // Capture only a purchase that is still open (one cancelled or failed meanwhile, its
+  // reservation released, must never be charged: reference 3.13), and only as the one caller
+  // holding its capture lease: a complete, the sweeper or another replica already capturing it
+  // is answered with the state it is in (AUTHORIZED; the game polls on, spec 3.1), and never
+  // sends a second FinalizeTxn (issue 9).
+  const lease = await claimFinalize(deps.db, {
+    purchaseId: purchase.id,
+    now: deps.now(),
+    leaseMs: FINALIZE_LEASE_TIMEOUTS * deps.config.steam.timeoutMs,
+  });
+  if (!lease) return { kind: "settled", state: (await readPurchaseState(deps.db, purchase.id)) ?? purchase.state };
+  const finalized = await deps.steam.finalizeTxn(ref);
+  if (finalized.kind === "ok") return apply(deps, purchase, { step: "credit", finding: options.finding });
+  if (finalized.kind === "refused") {
+    // Steam answered, so this capture is over: the next caller may capture (it asks QueryTxn first).
+    await releaseFinalize(deps.db, lease);
+    if (finalized.keyRejected) await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
+    // It failed meanwhile, or was captured after all: ask again.
+    const again = await deps.steam.queryTxn(ref);
+    if (again.kind === "ok") {
+      const step = settlementStep(again.value.status, options.authorized);
+      if (step !== "wait" && step !== "finalize")
+        return apply(deps, purchase, { step, txn: again.value, finding: options.finding });
+    }
+  }
+  // Unanswered (timeout, reset, 5xx): Steam may have captured, or may still, and a caller that
+  // read Approved before now would capture again if the lease were given back. It is kept until
+  // it runs out: meanwhile every caller asks QueryTxn, which credits a capture that landed
+  // without a second FinalizeTxn (reference 1.7: after a FinalizeTxn timeout, QueryTxn first).
+  // Approved and not settled yet (spec 3.1): the next complete or the sweeper settles it.
+  return { kind: "settled", state: (await readPurchaseState(deps.db, purchase.id)) ?? "AUTHORIZED" };
+}
+
+/**
+ * Applies a final step (an end only while the row is as `guard` says, "open" unless given);
+ * when another caller ended the purchase first, answers what it became.
+ */
+async function apply(
+  deps: ServiceDeps,
+  purchase: PurchaseRecord,
+  end: { step: Exclude<SettlementStep, "wait" | "finalize">; guard?: EndGuard; txn?: TxnState; finding?: FindingOf },
+): Promise<SettleResult> {
+  const { step, txn } = end;
+  const now = deps.now();
+  // Issue 16 with issue 14: a credit no webhook endpoint or runway alert can hear of keeps the
+  // one-statement path; otherwise its events commit with it.
+  const events =
+    step === "credit" && (await deps.webhookEvents?.creditHasListeners(deps.db, purchase.campaignId))
+      ? deps.webhookEvents
+      : undefined;
+  // Settled and partly refunded before we credited (issue 15): credit with its reversal.
+  const partialRefund = txn?.status === "PartialRefund" ? { row: txn, platformTime: new Date(txn.time) } : undefined;
+  const moved =
+    step === "credit"
+      ? await creditPurchase(deps.db, purchase.id, now, {
+          partialRefund,
+          finding: end.finding,
+          // Issue 16: purchase.credited commits with the credit.
+          ...(events && {
+            inTransaction: (tx, credit) => events.purchaseCredited(tx, { purchaseId: purchase.id, ...credit }, now),
+          }),
+        })
+      : await endPurchase(deps.db, purchase.id, stateAfter(step), now, end.guard ?? "open");
+  if (moved) deps.metrics?.purchaseEnded(stateAfter(step), purchase);
+  // Before anyone is answered: no public read here may still show the balance before it.
+  if (moved && step === "credit") deps.fundingChanges?.changed(purchase.campaignKey);
+  // This call moved it, so it is in the state it moved it to; otherwise another caller did.
+  const state = moved ? stateAfter(step) : ((await readPurchaseState(deps.db, purchase.id)) ?? purchase.state);
+  if (step === "credit" && !moved && state !== "CREDITED") {
+    // The platform captured the order but the purchase had ended without payment: the player
+    // was charged and nothing credited yet. Never expected; the state stays (spec 3.1) and the
+    // next reconciliation credits it from the platform's report, recording why (issue 15).
+    deps.logger.error(
+      { purchaseId: purchase.id, state },
+      "captured order not credited: the purchase had ended; reconciliation credits it from the report",
+    );
+  }
+  return { kind: "settled", state };
+}
