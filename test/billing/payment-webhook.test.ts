@@ -4,8 +4,12 @@ import {
   CheckoutSession_State,
   LedgerEntry_Type,
 } from "../../gen/encore/billing/v1/billing_service_pb.js";
-import { PAYMENT_SIGNATURE_HEADER, signPaymentPayload } from "../../src/platform/billing/payment-signature.js";
-import { PAYMENT_WEBHOOK_PATH, signPaymentEvent } from "../../src/platform/billing/sign-payment-event.js";
+import {
+  PAYMENT_SIGNATURE_HEADER,
+  PAYMENT_WEBHOOK_PATH,
+  signPaymentPayload,
+} from "../../src/platform/billing/payment-signature.js";
+import { signPaymentEvent } from "../../src/platform/billing/sign-payment-event.js";
 import { DOLLAR } from "../support/seed.js";
 import { type Studio, seedStudio } from "../support/seed-hosting.js";
 import { onPostgres } from "../support/test-database.js";

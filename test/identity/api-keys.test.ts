@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
+import { refusal } from "../support/refusal.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
-import { createAccount, createKey, failure, type TestAccount } from "./identity-fixture.js";
+import { createAccount, createKey, type TestAccount } from "./identity-fixture.js";
 
 describe("AccountService: the account and its API keys", () => {
   let server: TestServer;
@@ -55,10 +56,10 @@ describe("AccountService: the account and its API keys", () => {
     const admin = await as(account.ownerKey).createApiKey({ parent: account.name, apiKey: { role: Role.VIEWER } });
     await expect(as(admin.keyString).getAccount({ name: account.name })).resolves.toMatchObject({ name: account.name });
     await as(account.ownerKey).deleteApiKey({ name: admin.name });
-    expect(await failure(as(admin.keyString).getAccount({ name: account.name }))).toMatchObject({
+    expect(await refusal(as(admin.keyString).getAccount({ name: account.name }))).toMatchObject({
       code: Code.Unauthenticated,
     });
-    expect(await failure(as(account.ownerKey).deleteApiKey({ name: admin.name }))).toMatchObject({
+    expect(await refusal(as(account.ownerKey).deleteApiKey({ name: admin.name }))).toMatchObject({
       code: Code.NotFound,
     });
   });
@@ -70,8 +71,8 @@ describe("AccountService: the account and its API keys", () => {
     ["the operator token", TEST_OPERATOR_TOKEN],
   ])("answers %s UNAUTHENTICATED", async (_, token) => {
     const client = server.client(AccountService, "connect", token);
-    expect(await failure(client.getAccount({ name: account.name }))).toMatchObject({ code: Code.Unauthenticated });
-    expect(await failure(client.listApiKeys({ parent: account.name }))).toMatchObject({ code: Code.Unauthenticated });
+    expect(await refusal(client.getAccount({ name: account.name }))).toMatchObject({ code: Code.Unauthenticated });
+    expect(await refusal(client.listApiKeys({ parent: account.name }))).toMatchObject({ code: Code.Unauthenticated });
   });
 
   it("answers 401 over REST without a credential", async () => {
@@ -83,14 +84,14 @@ describe("AccountService: the account and its API keys", () => {
   it("answers a caller without the permission NOT_FOUND, worded as for a key that does not exist", async () => {
     const viewer = await createKey(server, account, Role.VIEWER);
     const admin = await createKey(server, account, Role.ADMIN);
-    const denied = await failure(as(viewer).createApiKey({ parent: account.name, apiKey: { role: Role.OWNER } }));
-    const missing = await failure(
+    const denied = await refusal(as(viewer).createApiKey({ parent: account.name, apiKey: { role: Role.OWNER } }));
+    const missing = await refusal(
       as(account.ownerKey).createApiKey({ parent: "accounts/nosuchaccount", apiKey: { role: Role.OWNER } }),
     );
     expect(denied.code).toBe(Code.NotFound);
     expect(denied.message).toBe(`Account "${account.name}" not found.`);
     expect(missing).toEqual({ code: Code.NotFound, message: 'Account "accounts/nosuchaccount" not found.' });
-    expect(await failure(as(admin).listApiKeys({ parent: account.name }))).toEqual({
+    expect(await refusal(as(admin).listApiKeys({ parent: account.name }))).toEqual({
       code: Code.NotFound,
       message: `Account "${account.name}" not found.`,
     });
@@ -99,8 +100,8 @@ describe("AccountService: the account and its API keys", () => {
   it("answers another account's names exactly as names that do not exist, including List", async () => {
     const owner = as(account.ownerKey);
     const theirKey = (await as(other.ownerKey).listApiKeys({ parent: other.name })).apiKeys[0]?.name ?? "";
-    const theirs = await failure(owner.deleteApiKey({ name: theirKey }));
-    const nobodys = await failure(owner.deleteApiKey({ name: theirKey.replace(other.accountId, "nosuchaccount") }));
+    const theirs = await refusal(owner.deleteApiKey({ name: theirKey }));
+    const nobodys = await refusal(owner.deleteApiKey({ name: theirKey.replace(other.accountId, "nosuchaccount") }));
     expect(theirs.code).toBe(Code.NotFound);
     expect(nobodys.code).toBe(Code.NotFound);
     expect(theirs.message.replace(other.accountId, "X")).toBe(nobodys.message.replace("nosuchaccount", "X"));
@@ -110,8 +111,8 @@ describe("AccountService: the account and its API keys", () => {
       (parent: string) => owner.listMembers({ parent }),
       (name: string) => owner.getAccount({ name }),
     ]) {
-      const a = await failure(call(other.name));
-      const b = await failure(call("accounts/nosuchaccount"));
+      const a = await refusal(call(other.name));
+      const b = await refusal(call("accounts/nosuchaccount"));
       expect(a).toEqual({ code: Code.NotFound, message: `Account "${other.name}" not found.` });
       expect(b).toEqual({ code: Code.NotFound, message: 'Account "accounts/nosuchaccount" not found.' });
     }
@@ -124,12 +125,12 @@ describe("AccountService: the account and its API keys", () => {
     ["ROLE_UNSPECIFIED", { apiKey: { role: Role.UNSPECIFIED } }],
     ["a display name over 200 characters", { apiKey: { role: Role.VIEWER, displayName: "x".repeat(201) } }],
   ])("refuses %s with INVALID_ARGUMENT", async (_, request) => {
-    const res = await failure(as(account.ownerKey).createApiKey({ parent: account.name, ...request }));
+    const res = await refusal(as(account.ownerKey).createApiKey({ parent: account.name, ...request }));
     expect(res.code).toBe(Code.InvalidArgument);
   });
 
   it("refuses a malformed name with INVALID_ARGUMENT", async () => {
-    expect(await failure(as(account.ownerKey).getAccount({ name: "accounts/a/b" }))).toMatchObject({
+    expect(await refusal(as(account.ownerKey).getAccount({ name: "accounts/a/b" }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });

@@ -1,7 +1,5 @@
-import { ConnectError } from "@connectrpc/connect";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 
 export interface TestAccount {
@@ -39,16 +37,4 @@ export async function createMemberSession(
   const operator = server.client(OperatorService, "connect", TEST_OPERATOR_TOKEN);
   const session = await operator.createSession({ member: member.name, ttlSeconds: options.ttlSeconds ?? 0n });
   return { member: member.name, token: session.token };
-}
-
-/** The code and message of a failed call, to compare two refusals for indistinguishability. */
-export async function failure(call: Promise<unknown>): Promise<{ code: number; message: string; reason?: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const connect = ConnectError.from(error);
-    const reason = connect.findDetails(ErrorInfoSchema)[0]?.reason;
-    return { code: connect.code, message: connect.rawMessage, ...(reason ? { reason } : {}) };
-  }
-  throw new Error("expected the call to fail");
 }

@@ -1,9 +1,10 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
+import { refusal } from "../support/refusal.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { createAccount, createKey, createMemberSession, failure, type TestAccount } from "./identity-fixture.js";
+import { createAccount, createKey, createMemberSession, type TestAccount } from "./identity-fixture.js";
 
 // An account never loses its last owner: the write that would leave it with no owner API key
 // and no owner member is refused FAILED_PRECONDITION LAST_OWNER, and nothing changes.
@@ -25,7 +26,7 @@ describe("AccountService: the last owner stays", () => {
     const admin = await createKey(server, account, Role.ADMIN);
     await createMemberSession(server, account, { email: "viewer@example.com", role: Role.VIEWER });
     const name = await firstKeyName(account);
-    expect(await failure(as(account.ownerKey).deleteApiKey({ name }))).toMatchObject(lastOwner);
+    expect(await refusal(as(account.ownerKey).deleteApiKey({ name }))).toMatchObject(lastOwner);
     await expect(as(account.ownerKey).getAccount({ name: account.name })).resolves.toBeDefined();
     await expect(as(admin).getAccount({ name: account.name })).resolves.toBeDefined();
   });
@@ -33,7 +34,7 @@ describe("AccountService: the last owner stays", () => {
   it.each(["grpc", "grpc-web"] as const)("refuses it LAST_OWNER over %s", async (protocol) => {
     const account = await createAccount(server);
     const client = server.client(AccountService, protocol, account.ownerKey);
-    expect(await failure(client.deleteApiKey({ name: await firstKeyName(account) }))).toMatchObject(lastOwner);
+    expect(await refusal(client.deleteApiKey({ name: await firstKeyName(account) }))).toMatchObject(lastOwner);
   });
 
   it("refuses it over REST as 400 with ErrorInfo and PreconditionFailure", async () => {
@@ -66,10 +67,10 @@ describe("AccountService: the last owner stays", () => {
       role: Role.OWNER,
     });
     await as(account.ownerKey).deleteApiKey({ name: await firstKeyName(account) });
-    expect(await failure(as(token).updateMember({ member: { name: member, role: Role.ADMIN } }))).toMatchObject(
+    expect(await refusal(as(token).updateMember({ member: { name: member, role: Role.ADMIN } }))).toMatchObject(
       lastOwner,
     );
-    expect(await failure(as(token).deleteMember({ name: member }))).toMatchObject(lastOwner);
+    expect(await refusal(as(token).deleteMember({ name: member }))).toMatchObject(lastOwner);
     await expect(as(token).listMembers({ parent: account.name })).resolves.toMatchObject({
       members: [expect.objectContaining({ name: member, role: Role.OWNER })],
     });
@@ -93,7 +94,7 @@ describe("AccountService: the last owner stays", () => {
   it("answers another account's last owner key NOT_FOUND, not LAST_OWNER", async () => {
     const mine = await createAccount(server);
     const theirs = await createAccount(server);
-    const res = await failure(as(mine.ownerKey).deleteApiKey({ name: await firstKeyName(theirs) }));
+    const res = await refusal(as(mine.ownerKey).deleteApiKey({ name: await firstKeyName(theirs) }));
     expect(res.code).toBe(Code.NotFound);
   });
 
@@ -118,7 +119,7 @@ describe("AccountService: the last owner stays", () => {
       const refused = results.find((result) => result.status === "rejected");
       // The loser either reached the guard (LAST_OWNER) or arrived after its own key was
       // already deleted (UNAUTHENTICATED); never may both deletes succeed.
-      const error = await failure(Promise.reject(refused?.reason));
+      const error = await refusal(Promise.reject(refused?.reason));
       expect([Code.Unauthenticated, Code.FailedPrecondition]).toContain(error.code);
       if (error.code === Code.FailedPrecondition) expect(error).toMatchObject(lastOwner);
       expect(remaining).toBe(1);

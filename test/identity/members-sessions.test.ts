@@ -2,8 +2,9 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
+import { refusal } from "../support/refusal.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
-import { createAccount, createMemberSession, failure, type TestAccount } from "./identity-fixture.js";
+import { createAccount, createMemberSession, type TestAccount } from "./identity-fixture.js";
 
 const START = new Date("2026-11-22T08:00:00Z");
 const HOUR = 3_600_000;
@@ -41,13 +42,13 @@ describe("AccountService: members and their sessions", () => {
 
     await owner.deleteMember({ name: member.name });
     expect((await owner.listMembers({ parent: account.name })).members.map((m) => m.name)).not.toContain(member.name);
-    expect(await failure(owner.deleteMember({ name: member.name }))).toMatchObject({ code: Code.NotFound });
+    expect(await refusal(owner.deleteMember({ name: member.name }))).toMatchObject({ code: Code.NotFound });
   });
 
   it("refuses a second membership for the same email with ALREADY_EXISTS", async () => {
     const owner = as(account.ownerKey);
     await owner.createMember({ parent: account.name, member: { email: "dup@example.com", role: Role.VIEWER } });
-    const again = await failure(
+    const again = await refusal(
       owner.createMember({ parent: account.name, member: { email: "DUP@example.com", role: Role.ADMIN } }),
     );
     expect(again.code).toBe(Code.AlreadyExists);
@@ -62,13 +63,13 @@ describe("AccountService: members and their sessions", () => {
       parent: account.name,
       member: { email: `u${role}@example.com`, role: Role.VIEWER },
     });
-    expect(await failure(owner.updateMember({ member: { name: member.name, role }, updateMask }))).toMatchObject({
+    expect(await refusal(owner.updateMember({ member: { name: member.name, role }, updateMask }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
 
   it("refuses an invalid email with INVALID_ARGUMENT", async () => {
-    const res = await failure(
+    const res = await refusal(
       as(account.ownerKey).createMember({ parent: account.name, member: { email: "nope", role: Role.VIEWER } }),
     );
     expect(res.code).toBe(Code.InvalidArgument);
@@ -82,7 +83,7 @@ describe("AccountService: members and their sessions", () => {
     await expect(as(token).listMembers({ parent: account.name })).resolves.toBeDefined();
     // account.members.create is the owner's only: NOT_FOUND, as for an account that does not exist.
     expect(
-      await failure(
+      await refusal(
         as(token).createMember({ parent: account.name, member: { email: "x@example.com", role: Role.OWNER } }),
       ),
     ).toEqual({
@@ -102,7 +103,7 @@ describe("AccountService: members and their sessions", () => {
     });
     await expect(as(token).getAccount({ name: account.name })).resolves.toBeDefined();
     await as(account.ownerKey).deleteMember({ name: member });
-    expect(await failure(as(token).getAccount({ name: account.name }))).toMatchObject({ code: Code.Unauthenticated });
+    expect(await refusal(as(token).getAccount({ name: account.name }))).toMatchObject({ code: Code.Unauthenticated });
     expect(await server.db.database.prisma.session.count({ where: { memberId: member.split("/").pop() } })).toBe(0);
   });
 
@@ -121,12 +122,12 @@ describe("AccountService: members and their sessions", () => {
 
     await expect(as(short.token).getAccount({ name: account.name })).resolves.toBeDefined();
     clock = new Date(START.getTime() + 60_000);
-    expect(await failure(as(short.token).getAccount({ name: account.name }))).toMatchObject({
+    expect(await refusal(as(short.token).getAccount({ name: account.name }))).toMatchObject({
       code: Code.Unauthenticated,
     });
     await expect(as(long.token).getAccount({ name: account.name })).resolves.toBeDefined();
     clock = new Date(START.getTime() + 12 * HOUR);
-    expect(await failure(as(long.token).getAccount({ name: account.name }))).toMatchObject({
+    expect(await refusal(as(long.token).getAccount({ name: account.name }))).toMatchObject({
       code: Code.Unauthenticated,
     });
     clock = START;
@@ -140,11 +141,11 @@ describe("AccountService: members and their sessions", () => {
       parent: account.name,
       member: { email: `ttl${ttlSeconds}@example.com`, role: Role.VIEWER },
     });
-    expect(await failure(operator().createSession({ member: member.name, ttlSeconds }))).toMatchObject({ code });
+    expect(await refusal(operator().createSession({ member: member.name, ttlSeconds }))).toMatchObject({ code });
   });
 
   it("refuses a session for a member that does not exist with NOT_FOUND", async () => {
-    expect(await failure(operator().createSession({ member: `${account.name}/members/nobody` }))).toMatchObject({
+    expect(await refusal(operator().createSession({ member: `${account.name}/members/nobody` }))).toMatchObject({
       code: Code.NotFound,
     });
   });

@@ -1,8 +1,9 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
+import { refusal } from "../support/refusal.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { createAccount, failure, type TestAccount } from "./identity-fixture.js";
+import { createAccount, type TestAccount } from "./identity-fixture.js";
 
 describe("AccountService list pagination", () => {
   let server: TestServer;
@@ -70,18 +71,18 @@ describe("AccountService list pagination", () => {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 3 });
     }
-    expect(await failure(owner().listMembers({ parent: account.name, pageToken: membersToken }))).toMatchObject({
+    expect(await refusal(owner().listMembers({ parent: account.name, pageToken: membersToken }))).toMatchObject({
       code: Code.InvalidArgument,
     });
     const theirs = server.client(AccountService, "connect", other.ownerKey);
-    expect(await failure(theirs.listApiKeys({ parent: other.name, pageToken: nextPageToken }))).toMatchObject({
+    expect(await refusal(theirs.listApiKeys({ parent: other.name, pageToken: nextPageToken }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
 
   it("defaults to 50, caps at 1000 and refuses a negative page size", async () => {
     expect((await owner().listApiKeys({ parent: account.name, pageSize: 5000 })).apiKeys).toHaveLength(6);
-    expect(await failure(owner().listApiKeys({ parent: account.name, pageSize: -1 }))).toMatchObject({
+    expect(await refusal(owner().listApiKeys({ parent: account.name, pageSize: -1 }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });

@@ -3,9 +3,10 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
 import { createSessionPurge } from "../../src/jobs/session-purge.js";
+import { refusal } from "../support/refusal.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { createAccount, createMemberSession, failure, type TestAccount } from "./identity-fixture.js";
+import { createAccount, createMemberSession, type TestAccount } from "./identity-fixture.js";
 
 const START = new Date("2026-11-22T08:00:00Z");
 
@@ -34,7 +35,7 @@ describe("session purge", () => {
     const left = await db().session.findMany({ select: { memberId: true } });
     expect(left.map((row) => row.memberId)).toEqual([long.member.split("/").pop()]);
     expect(
-      await failure(server.client(AccountService, "connect", short.token).getAccount({ name: account.name })),
+      await refusal(server.client(AccountService, "connect", short.token).getAccount({ name: account.name })),
     ).toMatchObject({ code: Code.Unauthenticated });
     await expect(
       server.client(AccountService, "connect", long.token).getAccount({ name: account.name }),

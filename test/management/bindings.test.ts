@@ -2,13 +2,13 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Campaign_State } from "../../gen/encore/campaign/v1/campaign_pb.js";
 import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
+import { refusal } from "../support/refusal.js";
 import {
   awaitCampaign,
   clientFor,
   createLink,
   expectReason,
   type Harness,
-  refusal,
   type Studio,
   seedGame,
   seedStudio,

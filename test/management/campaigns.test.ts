@@ -4,6 +4,7 @@ import { Campaign_State } from "../../gen/encore/campaign/v1/campaign_pb.js";
 import { DistributorLink_State } from "../../gen/encore/campaign/v1/distributor_link_pb.js";
 import { Transfer_Mode, Transfer_State, TransferItem_State } from "../../gen/encore/campaign/v1/transfer_pb.js";
 import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
+import { refusal } from "../support/refusal.js";
 import { onPostgres } from "../support/test-database.js";
 import {
   awaitCampaign,
@@ -12,7 +13,6 @@ import {
   expectReason,
   type Harness,
   idOf,
-  refusal,
   type Studio,
   seedGame,
   seedPurchase,

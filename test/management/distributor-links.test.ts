@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DistributorLink_State } from "../../gen/encore/campaign/v1/distributor_link_pb.js";
+import { refusal } from "../support/refusal.js";
 import {
   createCampaign,
   createLink,
@@ -9,7 +10,6 @@ import {
   idOf,
   newAppId,
   newPublisherKey,
-  refusal,
   type Studio,
   seedStudio,
   startHarness,

@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
+import { refusal } from "../support/refusal.js";
 import { onPostgres } from "../support/test-database.js";
 import {
   awaitCampaign,
@@ -11,7 +12,6 @@ import {
   idOf,
   newAppId,
   newPublisherKey,
-  refusal,
   type Studio,
   seedGame,
   seedStudio,

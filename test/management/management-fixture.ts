@@ -1,16 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
-import { ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { expect } from "vitest";
 import { Campaign_State } from "../../gen/encore/campaign/v1/campaign_pb.js";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import type { Role } from "../../src/domain/permissions.js";
-import { issueToken } from "../../src/services/credentials.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import type { Db } from "../../src/store/open-database.js";
+import { seedApiKey } from "../support/seed-hosting.js";
 import type { ProtocolName, TestServer } from "../support/test-server.js";
 import { startTestServer } from "../support/test-server.js";
 
@@ -54,20 +52,7 @@ export async function seedStudio(harness: Harness): Promise<Studio> {
   const accountId = randomUUID();
   await harness.db.account.create({ data: { id: accountId, displayName: "Studio" } });
   const tokens = {} as Record<Role, string>;
-  for (const role of ROLES) {
-    const issued = issueToken("ek_");
-    await harness.db.apiKey.create({
-      data: {
-        id: randomUUID(),
-        accountId,
-        displayName: role,
-        role,
-        keyHash: issued.hash,
-        keyPrefix: issued.displayPrefix,
-      },
-    });
-    tokens[role] = issued.token;
-  }
+  for (const role of ROLES) tokens[role] = await seedApiKey(harness.db, accountId, role);
   return {
     accountId,
     name: `accounts/${accountId}`,
@@ -151,18 +136,6 @@ export async function awaitCampaign(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`campaign ${name} never reached the awaited state`);
-}
-
-/** The refusal a call ended with: code, message and ErrorInfo reason. */
-export async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string; reason?: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const connect = ConnectError.from(error);
-    const reason = connect.findDetails(ErrorInfoSchema)[0]?.reason;
-    return { code: connect.code, message: connect.rawMessage, ...(reason ? { reason } : {}) };
-  }
-  throw new Error("expected the call to be refused");
 }
 
 export function expectReason(found: { code: number; reason?: string }, code: number, reason: string) {

@@ -1,12 +1,12 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Purchase_State } from "../../gen/encore/campaign/v1/purchase_pb.js";
+import { refusal } from "../support/refusal.js";
 import {
   createCampaign,
   expectReason,
   type Harness,
   idOf,
-  refusal,
   type Studio,
   seedPurchase,
   seedStudio,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
 import type { Role } from "../../src/domain/permissions.js";
+import { refusal } from "../support/refusal.js";
 import {
   clientFor,
   createCampaign,
@@ -12,7 +13,6 @@ import {
   newAppId,
   newPublisherKey,
   ROLES,
-  refusal,
   type Studio,
   seedGame,
   seedPurchase,

@@ -3,13 +3,13 @@ import { toJsonString } from "@bufbuild/protobuf";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DistributorLinkSchema } from "../../gen/encore/campaign/v1/distributor_link_pb.js";
+import { refusal } from "../support/refusal.js";
 import {
   awaitCampaign,
   createCampaign,
   type Harness,
   newAppId,
   newPublisherKey,
-  refusal,
   type Studio,
   seedStudio,
   startHarness,

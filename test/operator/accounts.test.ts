@@ -2,7 +2,8 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
-import { createAccount, createMemberSession, failure } from "../identity/identity-fixture.js";
+import { createAccount, createMemberSession } from "../identity/identity-fixture.js";
+import { refusal } from "../support/refusal.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 
@@ -21,11 +22,11 @@ describe("OperatorService: authentication, accounts", () => {
     const { token: session } = await createMemberSession(server, account, { email: "o@example.com", role: Role.OWNER });
     for (const token of [undefined, "wrong-operator-token-0123456789", account.ownerKey, session]) {
       const client = server.client(OperatorService, "connect", token);
-      expect(await failure(client.listAccounts({}))).toMatchObject({ code: Code.Unauthenticated });
-      expect(await failure(client.createAccount({ displayName: "Sneaky" }))).toMatchObject({
+      expect(await refusal(client.listAccounts({}))).toMatchObject({ code: Code.Unauthenticated });
+      expect(await refusal(client.createAccount({ displayName: "Sneaky" }))).toMatchObject({
         code: Code.Unauthenticated,
       });
-      expect(await failure(client.getSettings({}))).toMatchObject({ code: Code.Unauthenticated });
+      expect(await refusal(client.getSettings({}))).toMatchObject({ code: Code.Unauthenticated });
     }
     const rest = await server.rest("GET", "/v1/operator/accounts", undefined, {
       authorization: `Bearer ${account.ownerKey}`,
@@ -73,7 +74,7 @@ describe("OperatorService: authentication, accounts", () => {
     expect(await server.db.database.prisma.account.count({ where: { requestId: "create-once-1" } })).toBe(1);
     const owner = server.client(AccountService, "connect", again.apiKey?.keyString);
     await expect(owner.getAccount({ name: first.account?.name ?? "" })).resolves.toBeDefined();
-    expect(await failure(operator().createAccount({ displayName: "Other", requestId: "create-once-1" }))).toMatchObject(
+    expect(await refusal(operator().createAccount({ displayName: "Other", requestId: "create-once-1" }))).toMatchObject(
       {
         code: Code.AlreadyExists,
       },
@@ -104,7 +105,7 @@ describe("OperatorService: authentication, accounts", () => {
     ["a blank display name", { displayName: "   " }],
     ["a request id over 128 characters", { displayName: "x", requestId: "r".repeat(129) }],
   ])("refuses %s with INVALID_ARGUMENT", async (_, request) => {
-    expect(await failure(operator().createAccount(request))).toMatchObject({ code: Code.InvalidArgument });
+    expect(await refusal(operator().createAccount(request))).toMatchObject({ code: Code.InvalidArgument });
   });
 
   it("lists every account over pages", async () => {
@@ -119,6 +120,6 @@ describe("OperatorService: authentication, accounts", () => {
     } while (pageToken);
     expect(seen.length).toBe(total);
     expect(new Set(seen).size).toBe(total);
-    expect(await failure(operator().listAccounts({ pageToken: "nope" }))).toMatchObject({ code: Code.InvalidArgument });
+    expect(await refusal(operator().listAccounts({ pageToken: "nope" }))).toMatchObject({ code: Code.InvalidArgument });
   });
 });

@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
-import { failure } from "../identity/identity-fixture.js";
+import { refusal } from "../support/refusal.js";
 import { DOLLAR, seedCampaign } from "../support/seed.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
@@ -38,7 +38,7 @@ describe("OperatorService: outstanding limits and settlements", () => {
     ["not USD", { currencyCode: "EUR", units: 1n, nanos: 0 }],
   ])("refuses a limit that is %s with INVALID_ARGUMENT", async (_, outstandingLimit) => {
     const { name } = await seedLink();
-    expect(await failure(operator().setOutstandingLimit({ name, outstandingLimit }))).toMatchObject({
+    expect(await refusal(operator().setOutstandingLimit({ name, outstandingLimit }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
@@ -46,10 +46,10 @@ describe("OperatorService: outstanding limits and settlements", () => {
   it("answers an unknown link NOT_FOUND", async () => {
     const { accountId } = await seedLink();
     const name = `accounts/${accountId}/distributorLinks/nope`;
-    expect(await failure(operator().setOutstandingLimit({ name, outstandingLimit: usd(1n) }))).toMatchObject({
+    expect(await refusal(operator().setOutstandingLimit({ name, outstandingLimit: usd(1n) }))).toMatchObject({
       code: Code.NotFound,
     });
-    expect(await failure(operator().recordSettlement({ parent: name, amount: usd(1n) }))).toMatchObject({
+    expect(await refusal(operator().recordSettlement({ parent: name, amount: usd(1n) }))).toMatchObject({
       code: Code.NotFound,
     });
   });
@@ -65,7 +65,7 @@ describe("OperatorService: outstanding limits and settlements", () => {
     expect(settlement).toMatchObject({ amount: usd(12n, 500_000_000), reference: "INV-1" });
     expect(await outstanding(linkId)).toBe(17n * DOLLAR + 500_000_000n);
 
-    const over = await failure(operator().recordSettlement({ parent: name, amount: usd(17n, 510_000_000) }));
+    const over = await refusal(operator().recordSettlement({ parent: name, amount: usd(17n, 510_000_000) }));
     expect(over).toMatchObject({ code: Code.FailedPrecondition, reason: "SETTLEMENT_EXCEEDS_OUTSTANDING" });
     expect(await outstanding(linkId)).toBe(17n * DOLLAR + 500_000_000n);
 
@@ -79,7 +79,7 @@ describe("OperatorService: outstanding limits and settlements", () => {
     ["negative", usd(-5n)],
   ])("refuses a settlement of %s with INVALID_ARGUMENT", async (_, amount) => {
     const { name } = await seedLink(10n * DOLLAR);
-    expect(await failure(operator().recordSettlement({ parent: name, amount }))).toMatchObject({
+    expect(await refusal(operator().recordSettlement({ parent: name, amount }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
@@ -91,7 +91,7 @@ describe("OperatorService: outstanding limits and settlements", () => {
     expect(again.name).toBe(first.name);
     expect(await outstanding(linkId)).toBe(6n * DOLLAR);
     expect(
-      await failure(operator().recordSettlement({ parent: name, amount: usd(5n), requestId: "settle-1" })),
+      await refusal(operator().recordSettlement({ parent: name, amount: usd(5n), requestId: "settle-1" })),
     ).toMatchObject({
       code: Code.AlreadyExists,
     });

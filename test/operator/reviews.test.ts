@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Campaign_State } from "../../gen/encore/campaign/v1/campaign_pb.js";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import type { CampaignState } from "../../gen/prisma/enums.js";
-import { failure } from "../identity/identity-fixture.js";
+import { refusal } from "../support/refusal.js";
 import { seedCampaign } from "../support/seed.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
@@ -49,7 +49,7 @@ describe("OperatorService: reviews and decisions", () => {
       expect(campaign).toMatchObject({ name, state: wire[to] });
       expect(campaign.verification?.explanation).toBe(`why ${to}`);
     } else {
-      expect(await failure(call)).toMatchObject({ code: Code.FailedPrecondition, reason: "REVIEW_NOT_ALLOWED" });
+      expect(await refusal(call)).toMatchObject({ code: Code.FailedPrecondition, reason: "REVIEW_NOT_ALLOWED" });
     }
     const row = await server.db.database.prisma.campaign.findUniqueOrThrow({ where: { id: campaignId } });
     expect(row.state).toBe(ok ? to : from);
@@ -64,7 +64,7 @@ describe("OperatorService: reviews and decisions", () => {
       Campaign_State.STATE_VERIFYING,
       Campaign_State.STATE_UNSPECIFIED,
     ]) {
-      expect(await failure(operator().decideCampaign({ name, state }))).toMatchObject({ code: Code.InvalidArgument });
+      expect(await refusal(operator().decideCampaign({ name, state }))).toMatchObject({ code: Code.InvalidArgument });
     }
   });
 
@@ -74,9 +74,9 @@ describe("OperatorService: reviews and decisions", () => {
       name: `accounts/${accountId}/campaigns/nope`,
       state: Campaign_State.VERIFIED,
     });
-    expect(await failure(unknown)).toMatchObject({ code: Code.NotFound });
+    expect(await refusal(unknown)).toMatchObject({ code: Code.NotFound });
     expect(
-      await failure(operator().decideCampaign({ name: "campaigns/x", state: Campaign_State.VERIFIED })),
+      await refusal(operator().decideCampaign({ name: "campaigns/x", state: Campaign_State.VERIFIED })),
     ).toMatchObject({
       code: Code.InvalidArgument,
     });
@@ -126,7 +126,7 @@ describe("OperatorService: reviews and decisions", () => {
   it.each(['state = "NOPE"', "state=NEEDS_REVIEW", 'displayName = "x"', 'state = "STATE_UNSPECIFIED"'])(
     "refuses the filter %s with INVALID_ARGUMENT",
     async (filter) => {
-      expect(await failure(operator().listReviews({ filter }))).toMatchObject({ code: Code.InvalidArgument });
+      expect(await refusal(operator().listReviews({ filter }))).toMatchObject({ code: Code.InvalidArgument });
     },
   );
 
@@ -134,7 +134,7 @@ describe("OperatorService: reviews and decisions", () => {
     for (let i = 0; i < 2; i++) await seed("DECLINED");
     const { nextPageToken } = await operator().listReviews({ filter: 'state = "DECLINED"', pageSize: 1 });
     expect(nextPageToken).not.toBe("");
-    expect(await failure(operator().listReviews({ pageToken: nextPageToken }))).toMatchObject({
+    expect(await refusal(operator().listReviews({ pageToken: nextPageToken }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
@@ -150,7 +150,7 @@ describe("OperatorService: reviews and decisions", () => {
       const won = results.filter((result) => result.status === "fulfilled");
       expect(won).toHaveLength(1);
       const lost = results.find((result) => result.status === "rejected");
-      expect(await failure(Promise.reject(lost?.status === "rejected" ? lost.reason : undefined))).toMatchObject({
+      expect(await refusal(Promise.reject(lost?.status === "rejected" ? lost.reason : undefined))).toMatchObject({
         reason: "REVIEW_NOT_ALLOWED",
       });
     }

@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
-import { failure } from "../identity/identity-fixture.js";
+import { refusal } from "../support/refusal.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 
 describe("OperatorService: settings", () => {
@@ -71,7 +71,7 @@ describe("OperatorService: settings", () => {
     "https://game.example?x=1",
     "https://user@game.example",
   ])("refuses the origin %s with INVALID_ARGUMENT", async (origin) => {
-    const res = await failure(
+    const res = await refusal(
       operator().updateSettings({ settings: { allowedOrigins: [origin] }, updateMask: { paths: ["allowed_origins"] } }),
     );
     expect(res.code).toBe(Code.InvalidArgument);
@@ -85,7 +85,7 @@ describe("OperatorService: settings", () => {
     ],
     ["an unknown mask path", {}, ["name"]],
   ])("refuses %s with INVALID_ARGUMENT", async (_, settings, paths) => {
-    expect(await failure(operator().updateSettings({ settings, updateMask: { paths } }))).toMatchObject({
+    expect(await refusal(operator().updateSettings({ settings, updateMask: { paths } }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });

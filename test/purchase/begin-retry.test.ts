@@ -155,4 +155,24 @@ describe("purchases:begin repeated with one requestId", () => {
     expect(await f.sim.control.listCalls({ call: "InitTxn" })).toHaveLength(1);
     expect(await readMoney(f.db, shop)).toMatchObject({ reservedNanos: 3n * DOLLAR });
   });
+
+  it("answers concurrent begins with one requestId the one purchase when it took the last of the limit", async (context) => {
+    if (!onPostgres(f.server.db)) context.skip();
+    // Room for exactly one purchase: the others find the limit reached, but they are its retries.
+    const shop = await f.shop({ outstandingLimitNanos: 3n * DOLLAR, offer: { creditNanos: 3n * DOLLAR } });
+    const player = await f.player(shop);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        f.begin({
+          campaignKey: shop.campaignKey,
+          offerId: shop.offerId,
+          authTicket: player.ticket,
+          requestId: "edge-1",
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
+    expect(await readMoney(f.db, shop)).toMatchObject({ reservedNanos: 3n * DOLLAR });
+  });
 });

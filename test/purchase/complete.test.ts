@@ -89,11 +89,13 @@ describe("POST /v1/public/purchases:complete", () => {
   });
 
   it("answers AUTHORIZED while approved but not settled, then CREDITED on a repeated complete", async () => {
-    const { shop, orderId, complete } = await begun();
+    const { shop, orderId, purchase, complete } = await begun();
     await f.sim.control.approveOrder(orderId);
     await f.sim.control.injectFault({ call: "FinalizeTxn", kind: "http5xx", status: 503 });
     expect((await complete(true)).body.state).toBe("STATE_AUTHORIZED");
     expect(await readMoney(f.db, shop)).toMatchObject({ outstandingNanos: 0n, ledger: [] });
+    // An unanswered FinalizeTxn keeps its capture lease until it runs out (docs/settlement.md).
+    await f.endFinalizeLease(purchase);
     expect((await complete(true)).body.state).toBe("STATE_CREDITED");
     expect((await readMoney(f.db, shop)).ledger).toHaveLength(1);
   });

@@ -2,14 +2,22 @@ import { loadConfig } from "../../src/config.js";
 import { createRefuse } from "../../src/errors/refusals.js";
 import { createSettlementSweeper, type SettlementSweeper } from "../../src/jobs/settlement-sweeper.js";
 import { createLogger } from "../../src/logger.js";
+import { createEmbeddedHosting } from "../../src/platform/hosting/create-embedded-hosting.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
 import type { SteamPlatform } from "../../src/platform/steam/steam-platform.js";
 import type { ServiceDeps } from "../../src/services/deps.js";
+import { createPageTokens } from "../../src/services/page-token.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { SeedCampaignOptions, SeedOfferOptions } from "../support/seed.js";
 import { mintPlayer, type SeededShop, seedShop } from "../support/seed-purchases.js";
-import { type RestResult, startTestServer, TEST_MASTER_KEY, type TestServer } from "../support/test-server.js";
+import {
+  type RestResult,
+  startTestServer,
+  TEST_MASTER_KEY,
+  type TestServer,
+  type TestServerOptions,
+} from "../support/test-server.js";
 
 export interface PurchaseFixture {
   sim: SteamSimulator;
@@ -26,13 +34,21 @@ export interface PurchaseFixture {
    * schedule), optionally talking to the platform through `platform` (to pause it mid-call).
    */
   sweeper(clock: { now: Date }, intervalMs?: number, platform?: SteamPlatform): SettlementSweeper;
+  /**
+   * Lets the purchase's capture lease run out (2 x STEAM_TIMEOUT_MS after it was taken), as it
+   * does after a FinalizeTxn nobody answered or a holder that died, without waiting for it.
+   */
+  endFinalizeLease(purchaseId: string): Promise<void>;
   close(): Promise<void>;
 }
 
 // Short, so platform faults (timeouts) end quickly; settle-after must stay above 2x this.
 const STEAM_TIMEOUT_MS = 1000;
 
-export async function startPurchaseFixture(env: Record<string, string> = {}): Promise<PurchaseFixture> {
+export async function startPurchaseFixture(
+  env: Record<string, string> = {},
+  serverOptions: Pick<TestServerOptions, "tracing" | "logger"> = {},
+): Promise<PurchaseFixture> {
   const sim = await startSteamSimulator({ port: 0 });
   const fullEnv = {
     STEAM_API_URL: sim.url,
@@ -41,7 +57,7 @@ export async function startPurchaseFixture(env: Record<string, string> = {}): Pr
     LOG_LEVEL: "silent",
     ...env,
   };
-  const server = await startTestServer({ env: fullEnv });
+  const server = await startTestServer({ env: fullEnv, ...serverOptions });
   const db = server.db.database.prisma;
   const steam = createSteamClient({
     apiUrl: sim.url,
@@ -68,13 +84,20 @@ export async function startPurchaseFixture(env: Record<string, string> = {}): Pr
         refuse: createRefuse(config.errorDomain),
         now: () => clock.now,
         steam: platform ?? steam,
-        masterKey: TEST_MASTER_KEY,
+        hosting: createEmbeddedHosting(db),
+        masterKeys: { current: TEST_MASTER_KEY },
+        pageTokens: createPageTokens({ current: TEST_MASTER_KEY }),
+        // No verification job runs here: nothing to wake.
+        wakeVerification: () => undefined,
         config,
         logger: createLogger("silent"),
       };
       const sweeper = createSettlementSweeper({ deps, ...config.settlement, ...(intervalMs ? { intervalMs } : {}) });
       sweepers.push(sweeper);
       return sweeper;
+    },
+    async endFinalizeLease(purchaseId) {
+      await db.$executeRaw`UPDATE purchases SET finalize_until = now() - interval '1 second' WHERE id = ${purchaseId}`;
     },
     async close() {
       await Promise.all(sweepers.map((sweeper) => sweeper.stop()));

@@ -151,9 +151,25 @@ describe("settlement without the game", () => {
   it("sweeps on its own interval once started, and stops", async () => {
     const { orderId, state } = await begun();
     await f.sim.control.approveOrder(orderId);
-    const sweeper = f.sweeper({ now: minutesFromNow(3) }, 20);
+    // Every sweep reads the clock first (synchronously, as it starts): the reads count sweeps.
+    let sweeps = 0;
+    const at = minutesFromNow(3);
+    const clock = {
+      get now() {
+        sweeps += 1;
+        return at;
+      },
+    };
+    const intervalMs = 20;
+    const sweeper = f.sweeper(clock, intervalMs);
     sweeper.start();
-    while ((await state()) !== "CREDITED") await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await state()) !== "CREDITED") await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    expect(sweeps).toBeGreaterThan(0);
     await sweeper.stop();
+    const afterStop = sweeps;
+    // A sweep still scheduled would be due at most intervalMs after stop(), before this timer,
+    // and would have read the clock as it started.
+    await new Promise((resolve) => setTimeout(resolve, 3 * intervalMs));
+    expect(sweeps).toBe(afterStop);
   });
 });

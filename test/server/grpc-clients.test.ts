@@ -25,7 +25,7 @@ describe("gRPC clients of other makers", () => {
 
   it("@grpc/grpc-js reads funding over HTTP/2 cleartext, and gets NOT_FOUND for an unknown key", async () => {
     const definition = await protoLoader.load("encore/campaign/v1/campaign_service.proto", {
-      includeDirs: [root("proto"), root("node_modules/google-proto-files")],
+      includeDirs: [root("proto"), root("third_party/googleapis")],
       keepCase: true,
       longs: String,
       enums: String,

@@ -1,45 +1,36 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import http2 from "node:http2";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Agent, fetch as undiciFetch } from "undici";
 import { describe, expect, it } from "vitest";
+import type { ConnectionPolicy } from "../../src/server/connection-guard.js";
 import { createListener, type RequestHandler } from "../../src/server/listener.js";
+import { selfSignedCertificate } from "../support/certificate.js";
+import { H2_PREFACE, openRawClient } from "../support/raw-client.js";
 
-const answer: RequestHandler = (req, res) => {
-  const delay = Number(new URL(req.url ?? "/", "http://x").searchParams.get("delay") ?? 0);
-  setTimeout(() => {
-    res.writeHead(200, { "content-type": "text/plain" });
-    res.end(`http ${req.httpVersion}`);
-  }, delay);
+const connections: ConnectionPolicy = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  http2IdleTimeoutMs: 10_000,
+  sendTimeoutMs: 10_000,
+  maxConnections: 100,
+  maxConnectionsPerAddress: 100,
 };
 
-function selfSignedCertificate(): { certFile: string; keyFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), "encore-tls-"));
-  const certFile = join(dir, "cert.pem");
-  const keyFile = join(dir, "key.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-keyout",
-      keyFile,
-      "-out",
-      certFile,
-    ],
-    { stdio: "ignore" },
-  );
-  return { certFile, keyFile };
-}
+const answer: RequestHandler = (req, res) => {
+  const query = new URL(req.url ?? "/", "http://x").searchParams;
+  const respond = () =>
+    setTimeout(
+      () => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end(`http ${req.httpVersion}`);
+      },
+      Number(query.get("delay") ?? 0),
+    );
+  if (!query.has("read")) return respond();
+  // As the service does: the whole body first.
+  req.resume();
+  req.once("end", respond);
+};
 
 function h2Get(url: string, options: http2.SecureClientSessionOptions = {}, path = "/"): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -61,7 +52,7 @@ function h2Get(url: string, options: http2.SecureClientSessionOptions = {}, path
 
 describe("createListener", () => {
   it("serves HTTP/1.1 and HTTP/2 with prior knowledge on one cleartext port", async () => {
-    const listener = createListener({ handler: answer });
+    const listener = createListener({ handler: answer, connections });
     const { port } = await listener.listen(0, "127.0.0.1");
     try {
       expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("http 1.1");
@@ -73,7 +64,7 @@ describe("createListener", () => {
 
   it("serves TLS when a certificate and key are configured: HTTP/2 by ALPN, and HTTP/1.1", async () => {
     const tls = selfSignedCertificate();
-    const listener = createListener({ handler: answer, tls });
+    const listener = createListener({ handler: answer, tls, connections });
     const { port } = await listener.listen(0, "127.0.0.1");
     try {
       expect(await h2Get(`https://127.0.0.1:${port}`, { rejectUnauthorized: false })).toBe("http 2.0");
@@ -87,7 +78,7 @@ describe("createListener", () => {
   });
 
   it("finishes in-flight requests on close, then stops accepting", async () => {
-    const listener = createListener({ handler: answer });
+    const listener = createListener({ handler: answer, connections });
     const { port } = await listener.listen(0, "127.0.0.1");
     const inFlight = fetch(`http://127.0.0.1:${port}/?delay=300`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -100,12 +91,74 @@ describe("createListener", () => {
   });
 
   it("lets an HTTP/2 stream in flight finish on close", async () => {
-    const listener = createListener({ handler: answer });
+    const listener = createListener({ handler: answer, connections });
     const { port } = await listener.listen(0, "127.0.0.1");
     const inFlight = h2Get(`http://127.0.0.1:${port}`, {}, "/?delay=300");
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closed = listener.close();
     expect(await inFlight).toBe("http 2.0");
     await closed;
+  });
+
+  it("closes every connection with nothing in flight at once on close (issue 9)", async () => {
+    const listener = createListener({ handler: answer, connections });
+    const { port } = await listener.listen(0, "127.0.0.1");
+    const silent = await openRawClient({ port });
+    const sniffing = await openRawClient({ port });
+    sniffing.socket.write("PRI * HTTP");
+    const session = await openRawClient({ port });
+    session.socket.write(H2_PREFACE);
+    // A client that never reads: its session's GOAWAY never leaves, yet the drain ends.
+    const deaf = await openRawClient({ port });
+    deaf.socket.pause();
+    deaf.socket.write(H2_PREFACE);
+    const keepAlive = await openRawClient({ port });
+    keepAlive.socket.write("GET / HTTP/1.1\r\nhost: x\r\n\r\n");
+    await keepAlive.waitFor("http 1.1");
+    const busy = await openRawClient({ port });
+    busy.socket.write("GET /?delay=300 HTTP/1.1\r\nhost: x\r\n\r\n");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const closed = listener.close().then(() => "closed");
+    // Well inside every timeout of the policy: only the drain can have closed them.
+    const outcomes = await Promise.all([silent, sniffing, session, keepAlive].map((c) => c.closedWithin(2_000)));
+    expect(outcomes).toEqual(["closed", "closed", "closed", "closed"]);
+    // The request in flight still gets its whole answer; then its connection closes too.
+    expect(await busy.closedWithin(2_000)).toBe("closed");
+    expect(busy.received()).toMatch(/^HTTP\/1\.1 200[\s\S]*http 1\.1/);
+    expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r("open"), 2_000))])).toBe("closed");
+  });
+
+  it("cuts off a request still sending its body when the drain starts (issue 9)", async () => {
+    const listener = createListener({ handler: answer, connections });
+    const { port } = await listener.listen(0, "127.0.0.1");
+    const slow = await openRawClient({ port });
+    slow.socket.write("POST /?read=1 HTTP/1.1\r\nhost: x\r\ncontent-length: 500\r\n\r\n");
+    slow.dribble("x".repeat(500), 50);
+    const h2 = http2.connect(`http://127.0.0.1:${port}`);
+    h2.on("error", () => {});
+    const stream = h2.request({ ":method": "POST", ":path": "/?read=1" });
+    stream.on("error", () => {});
+    stream.write("x");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const closed = listener.close().then(() => "closed");
+    expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r("open"), 2_000))])).toBe("closed");
+    expect(await slow.closedWithin(2_000)).toBe("closed");
+    h2.destroy();
+  });
+
+  it("never cuts a request whose body has arrived, however long its answer takes (issue 9)", async () => {
+    const listener = createListener({ handler: answer, connections: { ...connections, requestTimeoutMs: 100 } });
+    const { port } = await listener.listen(0, "127.0.0.1");
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/?delay=400`);
+      expect(await res.text()).toBe("http 1.1");
+      const posted = await fetch(`http://127.0.0.1:${port}/?read=1&delay=400`, { method: "POST", body: "x" });
+      expect(await posted.text()).toBe("http 1.1");
+      expect(await h2Get(`http://127.0.0.1:${port}`, {}, "/?delay=400")).toBe("http 2.0");
+    } finally {
+      await listener.close();
+    }
   });
 });

@@ -2,9 +2,12 @@ import { randomInt } from "node:crypto";
 import http from "node:http";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
+import { startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
+import { postFrom } from "../support/post-from.js";
 import { seedCampaign } from "../support/seed.js";
+import { mintPlayer, seedShop } from "../support/seed-purchases.js";
 import { createTestDatabase } from "../support/test-database.js";
-import { startTestServer } from "../support/test-server.js";
+import { startTestServer, TEST_MASTER_KEY } from "../support/test-server.js";
 
 // CI sets TEST_REDIS_URL (the machine's Redis); without it there is no Redis to share.
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -24,13 +27,15 @@ function statusFrom(baseUrl: string, localAddress: string, campaignKey: string):
   });
 }
 
+// A loopback address of this run's own, so earlier runs' counters cannot interfere.
+const runAddress = () => `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(2, 255)}`;
+
 describe.runIf(redisUrl)("rate limits shared through Redis (REDIS_URL)", () => {
   it("counts one client address across two replicas", async () => {
     const db = await createTestDatabase();
     const env = { REDIS_URL: redisUrl as string, RATE_LIMIT_PER_ADDRESS: "4" };
     const [a, b] = [await startTestServer({ db, env }), await startTestServer({ db, env })];
-    // A loopback address of this run's own, so earlier runs' counters cannot interfere.
-    const address = `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(2, 255)}`;
+    const address = runAddress();
     const redis = new Redis(redisUrl as string);
     try {
       const { campaignKey } = await seedCampaign(db.database.prisma);
@@ -44,6 +49,54 @@ describe.runIf(redisUrl)("rate limits shared through Redis (REDIS_URL)", () => {
       await a.close();
       await b.close();
       await db.drop();
+    }
+  });
+
+  it("counts failed tickets per address and per campaign across two replicas (issue 9)", async () => {
+    const sim = await startSteamSimulator({ port: 0 });
+    const db = await createTestDatabase();
+    const env = {
+      REDIS_URL: redisUrl as string,
+      STEAM_API_URL: sim.url,
+      STEAM_STORE_URL: sim.storeUrl,
+      RATE_LIMIT_BEGIN_PER_CAMPAIGN: "3",
+      RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: "2",
+      RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: "2",
+    };
+    const [a, b] = [await startTestServer({ db, env }), await startTestServer({ db, env })];
+    const [stranger, other, player] = [runAddress(), runAddress(), runAddress()];
+    const redis = new Redis(redisUrl as string);
+    const shop = await seedShop(db.database.prisma, sim.control, TEST_MASTER_KEY);
+    const begin = (server: typeof a, address: string, authTicket: string) =>
+      postFrom(server.baseUrl, address, "/v1/public/purchases:begin", {
+        campaignKey: shop.campaignKey,
+        offerId: shop.offerId,
+        authTicket,
+      });
+    try {
+      await sim.control.clearCalls();
+      const statuses = [];
+      // The stranger spends its failed tickets, and the campaign's, on both replicas.
+      for (const server of [a, b, a]) statuses.push((await begin(server, stranger, "ABCD")).status);
+      // Another address with a clean record is checked once; then it has a record.
+      for (const server of [b, a]) statuses.push((await begin(server, other, "ABCD")).status);
+      expect(statuses).toEqual([401, 401, 429, 401, 429]);
+      expect(await sim.control.listCalls({ call: "AuthenticateUserTicket" })).toHaveLength(3);
+      expect(await redis.exists(`rl:ticket:address:${stranger}`)).toBe(1);
+      // Junk never held the campaign's begin limit (3): a player is served.
+      const { ticket } = await mintPlayer(sim.control, shop.appId);
+      expect((await begin(b, player, ticket)).status).toBe(200);
+    } finally {
+      const keys = [stranger, other, player].flatMap((address) => [
+        `rl:address:${address}`,
+        `rl:ticket:address:${address}`,
+      ]);
+      await redis.del(...keys, `rl:begin:${shop.campaignKey}`, `rl:ticket:campaign:${shop.campaignKey}`);
+      redis.disconnect();
+      await a.close();
+      await b.close();
+      await db.drop();
+      await sim.close();
     }
   });
 });

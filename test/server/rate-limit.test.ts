@@ -1,31 +1,7 @@
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { type PurchaseFixture, startPurchaseFixture } from "../purchase/purchase-fixture.js";
-import type { RestResult } from "../support/test-server.js";
-
-/** POSTs JSON from a chosen local address (the socket address the service keys on). */
-function postFrom(
-  baseUrl: string,
-  localAddress: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  return new Promise<Pick<RestResult, "status" | "body">>((resolve, reject) => {
-    const req = http.request(
-      `${baseUrl}${path}`,
-      { method: "POST", localAddress, headers: { "content-type": "application/json", ...headers } },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-      },
-    );
-    req.on("error", reject);
-    req.end(JSON.stringify(body));
-  });
-}
+import { postFrom } from "../support/post-from.js";
 
 describe("rate limits per client address (spec 8)", () => {
   let f: PurchaseFixture;

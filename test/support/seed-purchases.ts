@@ -32,7 +32,10 @@ export async function seedShop(
   const publisherKey = `PUBKEY${process.pid}X${nextKey}`;
   await db.distributorLink.update({
     where: { id: campaign.linkId },
-    data: { publisherKeyEncrypted: sealSecret(masterKey, publisherKey), fingerprint: fingerprintSecret(publisherKey) },
+    data: {
+      publisherKeyEncrypted: sealSecret({ current: masterKey }, publisherKey),
+      fingerprint: fingerprintSecret(publisherKey),
+    },
   });
   const { appId } = await db.campaign.findUniqueOrThrow({
     where: { id: campaign.campaignId },

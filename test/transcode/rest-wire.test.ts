@@ -24,7 +24,7 @@ import { ErrorInfoSchema, PreconditionFailureSchema } from "../../gen/google/rpc
 import { createRestHandler } from "../../src/transcode/create-rest-handler.js";
 import { createRouterDispatch, type Dispatch } from "../../src/transcode/dispatch.js";
 import { createImplementationDispatch } from "../../src/transcode/implementation-dispatch.js";
-import { type RestCall, restCallKey } from "../../src/transcode/rest-call-key.js";
+import { kRestCall, type RestCall } from "../../src/transcode/rest-call-key.js";
 
 const kPeer = createContextKey<string | undefined>(undefined, { description: "peer" });
 const seen: { rpc: string; auth: string | null; peer: string | undefined; rest: RestCall | undefined }[] = [];
@@ -36,7 +36,7 @@ const recorder: Interceptor = (next) => async (req) => {
     rpc: req.method.name,
     auth: req.header.get("authorization"),
     peer: req.contextValues.get(kPeer),
-    rest: req.contextValues.get(restCallKey),
+    rest: req.contextValues.get(kRestCall),
   });
   if (req.header.get("authorization") === "Bearer deny") throw new ConnectError("who are you", Code.Unauthenticated);
   return next(req);

@@ -4,10 +4,11 @@ import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_p
 import { Transfer_Mode, Transfer_State, TransferItem_State } from "../../gen/encore/campaign/v1/transfer_pb.js";
 import { Operations } from "../../gen/google/longrunning/operations_pb.js";
 import { setRegionListingFails } from "../../src/store/resources.js";
+import { refusal } from "../support/refusal.js";
 import { type Studio, seedStudio } from "../support/seed-hosting.js";
 import { onPostgres } from "../support/test-database.js";
 import { type QuietServer, startQuietServer } from "./support/quiet-server.js";
-import { type MixedProject, metadataOf, refusal, responseOf, seedMixedProject } from "./support/transfer-fixture.js";
+import { type MixedProject, metadataOf, responseOf, seedMixedProject } from "./support/transfer-fixture.js";
 
 const T0 = new Date("2026-11-20T10:00:00Z");
 
@@ -37,7 +38,7 @@ describe("MODE_MOVE: in the background, item by item", () => {
     const owner = campaigns(studio.tokens.OWNER);
     const base = { name: studio.name, sourceProject: mixed.name, mode: Transfer_Mode.MOVE };
     await expect(owner.startTransfer(base)).rejects.toMatchObject({ code: Code.InvalidArgument });
-    expect(await refusal(owner.startTransfer({ ...base, resources: [mixed.server] }))).toEqual({
+    expect(await refusal(owner.startTransfer({ ...base, resources: [mixed.server] }))).toMatchObject({
       code: Code.FailedPrecondition,
       reason: "WARNINGS_NOT_ACKNOWLEDGED",
     });
@@ -70,7 +71,7 @@ describe("MODE_MOVE: in the background, item by item", () => {
       resources,
       acknowledgeWarnings: true,
     });
-    expect(await refusal(other)).toEqual({ code: Code.Aborted, reason: "TRANSFER_RUNNING" });
+    expect(await refusal(other)).toMatchObject({ code: Code.Aborted, reason: "TRANSFER_RUNNING" });
     const same = await owner.startTransfer({
       name: studio.name,
       sourceProject: mixed.name,
@@ -96,7 +97,10 @@ describe("MODE_MOVE: in the background, item by item", () => {
 
     // Only the waiting item can be acknowledged.
     const wrong = owner.acknowledgeTransferItem({ name: studio.name, resource: mixed.server });
-    expect(await refusal(wrong)).toEqual({ code: Code.FailedPrecondition, reason: "NOT_AWAITING_ACKNOWLEDGEMENT" });
+    expect(await refusal(wrong)).toMatchObject({
+      code: Code.FailedPrecondition,
+      reason: "NOT_AWAITING_ACKNOWLEDGEMENT",
+    });
     const byBilling = campaigns(studio.tokens.BILLING).acknowledgeTransferItem({
       name: studio.name,
       resource: mixed.stoppedServer,
@@ -113,7 +117,10 @@ describe("MODE_MOVE: in the background, item by item", () => {
     expect(campaign.transfer?.state).toBe(Transfer_State.SUCCEEDED);
     expect(campaign.transfer?.items.map((i) => i.state)).toEqual([MOVED, MOVED, FRESH_INSTALL]);
     const again = owner.acknowledgeTransferItem({ name: studio.name, resource: mixed.stoppedServer });
-    expect(await refusal(again)).toEqual({ code: Code.FailedPrecondition, reason: "NOT_AWAITING_ACKNOWLEDGEMENT" });
+    expect(await refusal(again)).toMatchObject({
+      code: Code.FailedPrecondition,
+      reason: "NOT_AWAITING_ACKNOWLEDGEMENT",
+    });
 
     const done = await operations(studio.tokens.VIEWER).getOperation({ name: operation.name });
     expect(done.done).toBe(true);
@@ -134,7 +141,7 @@ describe("MODE_MOVE: in the background, item by item", () => {
       await refusal(
         owner.startTransfer({ name: studio.name, sourceProject: mixed.name, mode: Transfer_Mode.MOVE, resources }),
       ),
-    ).toEqual({
+    ).toMatchObject({
       code: Code.FailedPrecondition,
       reason: "ALREADY_TRANSFERRED",
     });
@@ -247,7 +254,7 @@ describe("MODE_MOVE: in the background, item by item", () => {
     const results = await Promise.allSettled(["a", "b", "c", "d"].map(start));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const rejected of results.filter((r) => r.status === "rejected")) {
-      expect(await refusal(Promise.reject((rejected as PromiseRejectedResult).reason))).toEqual({
+      expect(await refusal(Promise.reject((rejected as PromiseRejectedResult).reason))).toMatchObject({
         code: Code.Aborted,
         reason: "TRANSFER_RUNNING",
       });

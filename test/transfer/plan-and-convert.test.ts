@@ -4,10 +4,11 @@ import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_p
 import { Transfer_Mode, Transfer_State, TransferItem_State } from "../../gen/encore/campaign/v1/transfer_pb.js";
 import { HostingService } from "../../gen/encore/hosting/v1/hosting_service_pb.js";
 import { setRegionListingFails } from "../../src/store/resources.js";
+import { refusal } from "../support/refusal.js";
 import { DOLLAR } from "../support/seed.js";
 import { type Studio, seedProject, seedResource, seedStudio } from "../support/seed-hosting.js";
 import { type QuietServer, startQuietServer } from "./support/quiet-server.js";
-import { metadataOf, refusal, responseOf, seedMixedProject } from "./support/transfer-fixture.js";
+import { metadataOf, responseOf, seedMixedProject } from "./support/transfer-fixture.js";
 
 const T0 = new Date("2026-11-20T10:00:00Z");
 const HOUR = 3_600_000;
@@ -131,10 +132,10 @@ describe("PlanTransfer and MODE_CONVERT", () => {
       sourceProject: project.name,
       mode: Transfer_Mode.CONVERT,
     });
-    expect(await refusal(repeat)).toEqual({ code: Code.FailedPrecondition, reason: "ALREADY_TRANSFERRED" });
+    expect(await refusal(repeat)).toMatchObject({ code: Code.FailedPrecondition, reason: "ALREADY_TRANSFERRED" });
 
     // A transfer row exists: the campaign can no longer be deleted (spec 3.3).
-    expect(await refusal(campaigns(studio.tokens.OWNER).deleteCampaign({ name: studio.name }))).toEqual({
+    expect(await refusal(campaigns(studio.tokens.OWNER).deleteCampaign({ name: studio.name }))).toMatchObject({
       code: Code.FailedPrecondition,
       reason: "CAMPAIGN_TRANSFERRED",
     });
@@ -151,7 +152,7 @@ describe("PlanTransfer and MODE_CONVERT", () => {
       sourceProject: mixed.name,
       mode: Transfer_Mode.CONVERT,
     });
-    expect(await refusal(start)).toEqual({ code: Code.FailedPrecondition, reason: "CANNOT_CONVERT" });
+    expect(await refusal(start)).toMatchObject({ code: Code.FailedPrecondition, reason: "CANNOT_CONVERT" });
     expect(await server.db.transfer.count({ where: { campaignId: studio.campaignId } })).toBe(0);
   });
 

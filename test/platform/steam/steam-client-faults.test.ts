@@ -58,6 +58,11 @@ const CALLS: readonly Case[] = [
   },
   { call: "QueryTxn", keyed: true, run: (c) => c.queryTxn(ref) },
   { call: "FinalizeTxn", keyed: true, run: (c) => c.finalizeTxn(ref) },
+  {
+    call: "GetReport",
+    keyed: true,
+    run: (c) => c.getReport({ ...ref, type: "SETTLEMENT", time: "2026-01-01T00:00:00Z", maxResults: 1000 }),
+  },
   { call: "GetPartnerAppListForWebAPIKey", keyed: true, run: (c) => c.listPartnerApps({ publisherKey: KEY }) },
   { call: "GetNewsForAppAuthed", keyed: true, run: (c) => c.getNews({ appid: APPID, publisherKey: KEY }) },
   { call: "GetNewsForApp", keyed: false, run: (c) => c.getNews({ appid: APPID }) },

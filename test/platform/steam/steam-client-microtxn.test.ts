@@ -133,6 +133,61 @@ describe.each([
     });
   });
 
+  it("reads a GetReport page: 64-bit ids as strings, money as bigint cents, per-item statuses", async () => {
+    const twoLines = order(sandbox, {
+      items: [
+        { itemid: 101, qty: 1, amountCents: 499n, description: "One month" },
+        { itemid: 102, qty: 2, amountCents: 1000n, description: "Two more" },
+      ],
+    });
+    await client.initTxn(twoLines);
+    await fixture.sim.control.setOrderStatus(BIG_ORDERID, "PartialRefund", book, {
+      items: [{ itemid: 102, status: "Refunded" }],
+      time: "2026-05-01T12:00:07Z",
+    });
+    const report = (time: string, maxResults = 1000) =>
+      client.getReport({ publisherKey: KEY, sandbox, appid: APPID, type: "SETTLEMENT", time, maxResults });
+    expect(await report("2026-05-01T12:00:00Z")).toEqual({
+      kind: "ok",
+      value: [
+        {
+          orderid: BIG_ORDERID,
+          transid: expect.stringMatching(/^\d{19}$/),
+          steamid: STEAMID,
+          status: "PartialRefund",
+          currency: "USD",
+          time: "2026-05-01T12:00:07Z",
+          timecreated: expect.any(String),
+          country: "US",
+          usstate: "WA",
+          items: [
+            { itemid: 101, qty: 1, amountCents: 499n, vatCents: 0n, itemStatus: "Succeeded" },
+            { itemid: 102, qty: 2, amountCents: 1000n, vatCents: 0n, itemStatus: "Refunded" },
+          ],
+        },
+      ],
+    });
+    expect(await report("2026-05-01T12:00:08Z")).toEqual({ kind: "ok", value: [] });
+    const [call] = await fixture.sim.control.listCalls({ call: "GetReport" });
+    expect(call).toMatchObject({
+      httpMethod: "GET",
+      iface: sandbox ? "sandbox" : "live",
+      params: { appid: String(APPID), type: "SETTLEMENT", time: "2026-05-01T12:00:00Z", maxresults: "1000" },
+    });
+  });
+
+  it("is refused (errorcode 3) for a report time that is not RFC 3339", async () => {
+    const result = await client.getReport({
+      publisherKey: KEY,
+      sandbox,
+      appid: APPID,
+      type: "SETTLEMENT",
+      time: "yesterday",
+      maxResults: 10,
+    });
+    expect(result).toMatchObject({ kind: "refused", code: "3", keyRejected: false });
+  });
+
   it("refuses a reused orderid", async () => {
     await client.initTxn(order(sandbox));
     expect(await client.initTxn(order(sandbox))).toMatchObject({ kind: "refused", code: "3" });

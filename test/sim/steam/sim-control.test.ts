@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SteamSimulator } from "../../../src/sim/steam/start-steam-simulator.js";
 import { createSteamSimControl } from "../../../src/sim/steam/steam-sim-control.js";
-import { APPID, initTxnForm, KEY, seed, startSim, wireClient } from "./sim-wire.js";
+import { APPID, initTxnForm, KEY, STEAMID, seed, startSim, wireClient } from "./sim-wire.js";
 
 let sim: SteamSimulator;
 let http: ReturnType<typeof wireClient>;
@@ -47,6 +47,22 @@ describe("overlay answers", () => {
       json: { error: "no such order" },
     });
     await expect(sim.control.approveOrder("42", { sandbox: true })).rejects.toThrow(/404/);
+  });
+});
+
+describe("a player who approves at once (autoApprove)", () => {
+  it("has every order InitTxn opens for them Approved, ready for FinalizeTxn", async () => {
+    await sim.control.addPlayer({ steamid: STEAMID, autoApprove: true });
+    expect((await http.postForm("/ISteamMicroTxn/InitTxn/v3/", initTxnForm("43"))).status).toBe(200);
+    expect(await sim.control.getOrder("43")).toMatchObject({ status: "Approved", items: [{ itemstatus: "Approved" }] });
+    const finalize = await http.postForm("/ISteamMicroTxn/FinalizeTxn/v2/", `key=${KEY}&orderid=43&appid=${APPID}`);
+    expect(finalize.json()).toMatchObject({ response: { result: "OK" } });
+  });
+
+  it("is off by default: the order waits in Init for the overlay", async () => {
+    await sim.control.addPlayer({ steamid: STEAMID, autoApprove: false });
+    await http.postForm("/ISteamMicroTxn/InitTxn/v3/", initTxnForm("44"));
+    expect(await sim.control.getOrder("44")).toMatchObject({ status: "Init" });
   });
 });
 

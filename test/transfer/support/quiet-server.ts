@@ -13,6 +13,8 @@ import { createSteamClient } from "../../../src/platform/steam/create-steam-clie
 import { createListener } from "../../../src/server/listener.js";
 import type { ServiceDeps } from "../../../src/services/deps.js";
 import { operationTypes } from "../../../src/services/operations/operation-types.js";
+import { createPageTokens } from "../../../src/services/page-token.js";
+import { webhookEvents } from "../../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../../src/store/open-database.js";
 import { createTestDatabase, type TestDatabase } from "../../support/test-database.js";
 import { type RestResult, TEST_MASTER_KEY, TEST_OPERATOR_TOKEN } from "../../support/test-server.js";
@@ -39,12 +41,12 @@ export interface QuietServer {
   close(): Promise<void>;
 }
 
-export async function startQuietServer(start: Date): Promise<QuietServer> {
+export async function startQuietServer(start: Date, env: Record<string, string> = {}): Promise<QuietServer> {
   const testDb = await createTestDatabase();
   const db = testDb.database.prisma;
   const clock: Clock = { now: start };
   const now = () => clock.now;
-  const config = loadConfig({ LOG_LEVEL: "silent", PUBLIC_READ_CACHE_MS: "0" });
+  const config = loadConfig({ LOG_LEVEL: "silent", PUBLIC_READ_CACHE_MS: "0", ...env });
   const logger = createLogger("silent");
   const app = createApp({
     config,
@@ -53,7 +55,7 @@ export async function startQuietServer(start: Date): Promise<QuietServer> {
     secrets: { masterKey: TEST_MASTER_KEY, operatorToken: TEST_OPERATOR_TOKEN },
     now,
   });
-  const listener = createListener({ handler: app.handler });
+  const listener = createListener({ handler: app.handler, connections: config.connections });
   const { port } = await listener.listen(0, "127.0.0.1");
   const baseUrl = `http://127.0.0.1:${port}`;
   const steam = createSteamClient({
@@ -68,9 +70,13 @@ export async function startQuietServer(start: Date): Promise<QuietServer> {
     now,
     steam,
     hosting: createEmbeddedHosting(db),
-    masterKey: TEST_MASTER_KEY,
+    masterKeys: { current: TEST_MASTER_KEY },
+    pageTokens: createPageTokens({ current: TEST_MASTER_KEY }),
+    // No verification job runs here: nothing to wake.
+    wakeVerification: () => undefined,
     config,
     logger,
+    webhookEvents,
   };
   const jobs: { stop(): Promise<void> }[] = [];
   const registry = operationTypes();
@@ -116,6 +122,7 @@ export async function startQuietServer(start: Date): Promise<QuietServer> {
     pay: (sessionId) => provider.pay(sessionId),
     async close() {
       await Promise.all(jobs.map((job) => job.stop()));
+      app.beginShutdown();
       await listener.close();
       await app.stop();
       await steam.close();

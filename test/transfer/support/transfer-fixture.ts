@@ -1,23 +1,10 @@
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
-import { ConnectError } from "@connectrpc/connect";
 import { type Campaign, CampaignSchema } from "../../../gen/encore/campaign/v1/campaign_pb.js";
 import { type Transfer, TransferSchema } from "../../../gen/encore/campaign/v1/transfer_pb.js";
 import type { Operation } from "../../../gen/google/longrunning/operations_pb.js";
-import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import type { Db } from "../../../src/store/open-database.js";
 import { DOLLAR } from "../../support/seed.js";
 import { type Studio, seedGame, seedProject, seedResource } from "../../support/seed-hosting.js";
-
-/** The ErrorInfo reason and code a call failed with. */
-export async function refusal(call: Promise<unknown>): Promise<{ code: number; reason: string | undefined }> {
-  const error = await call.then(
-    () => {
-      throw new Error("the call succeeded");
-    },
-    (e: unknown) => ConnectError.from(e),
-  );
-  return { code: error.code, reason: error.findDetails(ErrorInfoSchema)[0]?.reason };
-}
 
 export function metadataOf(operation: Operation): Transfer {
   const transfer = operation.metadata && anyUnpack(operation.metadata, TransferSchema);

@@ -23,6 +23,18 @@ describe("unavailableReason", () => {
     ["limit reached", { link: { ...link, outstandingNanos: 95n } }, "PUBLISHER_LIMIT_REACHED"],
     ["limit reached by reservations", { link: { ...link, reservedNanos: 91n } }, "PUBLISHER_LIMIT_REACHED"],
     ["exactly at the limit is fine", { link: { ...link, outstandingNanos: 90n } }, undefined],
+    // Issue 15: credit reversed after it was settled is no extra room under the limit.
+    [
+      "outstanding below zero counts as zero",
+      { link: { ...link, outstandingNanos: -50n, reservedNanos: 91n } },
+      "PUBLISHER_LIMIT_REACHED",
+    ],
+    [
+      "outstanding below zero, limit zero",
+      { link: { ...link, outstandingNanos: -50n, outstandingLimitNanos: 0n } },
+      "PUBLISHER_LIMIT_REACHED",
+    ],
+    ["outstanding below zero, room left", { link: { ...link, outstandingNanos: -50n, reservedNanos: 90n } }, undefined],
     ["sandbox has no limit", { link: { ...link, sandbox: true, outstandingNanos: 1000n } }, undefined],
     [
       "nothing on sale, limit full",

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createRecentReads } from "../../src/services/campaign/recent-reads.js";
+import { createRecentReads } from "../../src/services/campaign/public/recent-reads.js";
+import { createFundingChanges } from "../../src/services/funding-changes.js";
 
 function setup(ttlMs: number, maxEntries?: number) {
   let clock = 0;
+  const changes = createFundingChanges();
   const loads: string[] = [];
   let fail = false;
   const read = createRecentReads({
@@ -14,9 +16,11 @@ function setup(ttlMs: number, maxEntries?: number) {
     ttlMs,
     now: () => new Date(clock),
     maxEntries,
+    staleness: changes,
   });
   return {
     read,
+    changes,
     loads,
     tick: (ms: number) => {
       clock += ms;
@@ -28,6 +32,29 @@ function setup(ttlMs: number, maxEntries?: number) {
 }
 
 describe("createRecentReads", () => {
+  it("loads a key afresh once it is told the key changed, and every key once told all changed", async () => {
+    const t = setup(1000);
+    await Promise.all([t.read("a"), t.read("b")]);
+    t.tick(1);
+    t.changes.changed("a");
+    expect(await t.read("a")).toBe("a@1");
+    expect(await t.read("b")).toBe("b@0");
+    t.tick(1);
+    t.changes.changedAll();
+    expect(await Promise.all([t.read("a"), t.read("b")])).toEqual(["a@2", "b@2"]);
+    expect(t.loads).toEqual(["a", "b", "a", "a", "b"]);
+  });
+
+  it("does not share a load under way when the key changed meanwhile", async () => {
+    const t = setup(1000);
+    const before = t.read("a");
+    t.tick(1);
+    t.changes.changed("a");
+    const after = t.read("a");
+    expect(await before).toBe("a@0");
+    expect(await after).toBe("a@1");
+  });
+
   it("answers a key from one load until the time to live passes", async () => {
     const t = setup(1000);
     expect(await t.read("a")).toBe("a@0");

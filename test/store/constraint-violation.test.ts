@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isForeignKeyViolation } from "../../src/store/foreign-key-violation.js";
-import { isUniqueViolation } from "../../src/store/unique-violation.js";
+import { violates } from "../../src/store/constraint-violation.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // DeleteOffer's fallback (spec 3.3) must recognise the foreign-key failure of a raw statement
 // as the driver adapter reports it, not only Prisma's own P2003.
-describe("isForeignKeyViolation", () => {
+describe('violates(error, "foreign key")', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -28,7 +27,7 @@ describe("isForeignKeyViolation", () => {
       () =>
         prisma.$executeRaw`INSERT INTO games (id, account_id, display_name) VALUES (${randomUUID()}, ${randomUUID()}, 'x')`,
     );
-    expect(isForeignKeyViolation(error)).toBe(true);
+    expect(violates(error, "foreign key")).toBe(true);
   });
 
   it("recognises a Prisma query's foreign-key violation", async () => {
@@ -36,7 +35,7 @@ describe("isForeignKeyViolation", () => {
     const error = await failure(() =>
       prisma.game.create({ data: { id: randomUUID(), accountId: randomUUID(), displayName: "x" } }),
     );
-    expect(isForeignKeyViolation(error)).toBe(true);
+    expect(violates(error, "foreign key")).toBe(true);
   });
 
   it("does not mistake another failure for one", async () => {
@@ -44,8 +43,8 @@ describe("isForeignKeyViolation", () => {
     const accountId = randomUUID();
     await prisma.account.create({ data: { id: accountId, displayName: "a" } });
     const error = await failure(() => prisma.account.create({ data: { id: accountId, displayName: "a" } }));
-    expect(isUniqueViolation(error)).toBe(true);
-    expect(isForeignKeyViolation(error)).toBe(false);
+    expect(violates(error, "unique")).toBe(true);
+    expect(violates(error, "foreign key")).toBe(false);
   });
 
   it("recognises a raw statement's unique violation", async () => {
@@ -55,7 +54,7 @@ describe("isForeignKeyViolation", () => {
     const error = await failure(
       () => prisma.$executeRaw`INSERT INTO accounts (id, display_name) VALUES (${accountId}, 'a')`,
     );
-    expect(isUniqueViolation(error)).toBe(true);
-    expect(isForeignKeyViolation(error)).toBe(false);
+    expect(violates(error, "unique")).toBe(true);
+    expect(violates(error, "foreign key")).toBe(false);
   });
 });

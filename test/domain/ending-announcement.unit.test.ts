@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findEndingAnnouncement, saysGameIsEnding } from "../../../src/domain/ending-announcement.js";
+import { findEndingAnnouncement, saysGameIsEnding } from "../../src/domain/ending-announcement.js";
 
 describe("saysGameIsEnding", () => {
   it.each([

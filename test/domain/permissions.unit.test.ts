@@ -49,6 +49,16 @@ const expected: Record<Permission, readonly Role[]> = {
   "account.members.list": [O, A],
   "account.members.update": [O],
   "account.members.delete": [O],
+  "webhook.endpoints.create": [O, A],
+  "webhook.endpoints.get": [O, A, B, V],
+  "webhook.endpoints.list": [O, A, B, V],
+  "webhook.endpoints.update": [O, A],
+  "webhook.endpoints.delete": [O, A],
+  "webhook.endpoints.rotateSecret": [O, A],
+  "webhook.deliveries.get": [O, A, B, V],
+  "webhook.deliveries.list": [O, A, B, V],
+  "webhook.deliveries.redeliver": [O, A],
+  "audit.auditEvents.list": [O, A],
 };
 
 const roles: Role[] = [O, A, B, V];

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServiceProcess, startService, waitFor } from "../support/service-process.js";
+import { engineAvailable } from "./game-harness.js";
+
+// Issue 12: the store page is served by `npm run dev` (src/dev/main.ts) and never by the
+// production service (src/main.ts). The dev entry runs here as `npm run dev` runs its build:
+// the same main, under the TypeScript loader other process tests use.
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CHROMIUM = "/usr/bin/chromium";
+const STORE_PAGE_LINE = /^Store page \(browser client, Steam played by the simulator\): (\S+)$/m;
+const DEV_LINE = /^Encore Campaigns \(dev\) on (\S+);/m;
+const THANKS = "Thank you! Your purchase keeps the servers running.";
+// What the store page is made of (src/dev/store-page-server.ts).
+const PAGE_PATHS = ["/", "/index.html", "/store-page.js", "/encore-client.js", "/steam-bridges.js", "/config.json"];
+
+describe.skipIf(!engineAvailable(CHROMIUM))("the store page under npm run dev", { timeout: 180_000 }, () => {
+  let dev: ChildProcess;
+  let output = "";
+  let browser: Browser;
+  beforeAll(async () => {
+    dev = spawn(process.execPath, ["--import", "tsx", "src/dev/main.ts"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0" },
+    });
+    dev.stdout?.on("data", (chunk) => {
+      output += chunk;
+    });
+    dev.stderr?.on("data", (chunk) => {
+      output += chunk;
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu"],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (dev?.exitCode === null) dev.kill("SIGKILL");
+  });
+
+  it("prints the store page's URL, where a player buys through the simulated overlay; the dev API does not serve the page", async () => {
+    await waitFor(() => STORE_PAGE_LINE.test(output) || dev.exitCode !== null, "the store page line");
+    const storeUrl = STORE_PAGE_LINE.exec(output)?.[1];
+    expect(storeUrl, output).toBeDefined();
+    const apiUrl = DEV_LINE.exec(output)?.[1] ?? "";
+    expect(new URL(storeUrl ?? "").origin).not.toBe(new URL(apiUrl).origin);
+
+    const page = await browser.newPage();
+    await page.goto(storeUrl ?? "");
+    // The demo campaign (src/dev/seed-demo.ts): $20 of credit shown, two offers.
+    await expect.poll(() => page.locator("#funding-text").textContent(), { timeout: 15_000 }).toContain("$20.00");
+    await expect.poll(() => page.locator("#offers li").count()).toBe(2);
+    await page.locator("#offers button").first().click();
+    await page.locator("#overlay-approve").click();
+    await expect.poll(() => page.locator("#status").textContent(), { timeout: 15_000 }).toBe(THANKS);
+    await page.close();
+
+    // The page lives on its own origin; the service dev runs answers none of its files.
+    for (const path of PAGE_PATHS) expect((await fetch(`${apiUrl}${path}`)).status, path).toBe(404);
+
+    // Ctrl-C (SIGTERM here) stops dev, the simulator and the page server, and exits cleanly.
+    const exited = new Promise((resolve) => dev.once("exit", resolve));
+    dev.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
+
+describe("the production service", { timeout: 120_000 }, () => {
+  let service: ServiceProcess;
+  afterAll(() => {
+    service?.child.kill("SIGKILL");
+  });
+
+  it("does not serve the store page", async () => {
+    service = startService({});
+    const url = await service.listening();
+    for (const path of PAGE_PATHS) {
+      const answer = await fetch(`${url}${path}`);
+      expect(answer.status, path).toBe(404);
+      expect(await answer.text(), path).not.toContain("Keep the servers running");
+    }
+    // The 404s came from a ready service, not from one still starting.
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOLLAR } from "../support/seed.js";
+import type { SeededShop } from "../support/seed-purchases.js";
+import { onPostgres } from "../support/test-database.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
+
+// Issue 14: a public read served from the cache never contradicts a credit the service made.
+// The cache is on for as long as the configuration allows (a minute), so a read that answered
+// from before the credit would keep answering it for the whole test.
+const CACHE_MS = "60000";
+
+describe("funding:get after a credit, with the public read cache on", () => {
+  let f: PurchaseFixture;
+  let replica: TestServer;
+  beforeAll(async () => {
+    f = await startPurchaseFixture({ PUBLIC_READ_CACHE_MS: CACHE_MS });
+    // A second replica over the same database and platform, with its own cache.
+    replica = await startTestServer({
+      db: f.server.db,
+      env: { STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, PUBLIC_READ_CACHE_MS: CACHE_MS },
+    });
+  });
+  afterAll(async () => {
+    await replica?.close();
+    await f?.close();
+  });
+
+  const funding = async (server: TestServer, shop: SeededShop) => {
+    const res = await server.rest("POST", "/v1/public/funding:get", { campaignKey: shop.campaignKey });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  /** Buys the shop's offer through `server` (begin, the overlay approves, complete): the answer's funding. */
+  async function buy(shop: SeededShop) {
+    const player = await f.player(shop);
+    const begun = await f.begin({ campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket });
+    expect(begun.status).toBe(200);
+    await f.sim.control.approveOrder(begun.body.orderId);
+    const completed = await f.complete({
+      campaignKey: shop.campaignKey,
+      purchase: begun.body.purchase,
+      orderId: begun.body.orderId,
+      authorized: true,
+    });
+    expect(completed.body.state).toBe("STATE_CREDITED");
+    return completed.body.funding;
+  }
+
+  it("answers the new balance at once on the replica that credited", async () => {
+    const shop = await f.shop({ offer: { creditNanos: 3n * DOLLAR } });
+    const before = await funding(f.server, shop);
+    expect(before).toMatchObject({ funded: false });
+    const after = await buy(shop);
+    expect(after).toMatchObject({ funded: true, balance: { units: "3" } });
+    expect(await funding(f.server, shop)).toEqual(after);
+  });
+
+  it("answers the new balance on another replica once PostgreSQL delivers the credit's notification", async (context) => {
+    if (!onPostgres(f.server.db)) context.skip();
+    const shop = await f.shop({ offer: { creditNanos: 3n * DOLLAR } });
+    expect(await funding(replica, shop)).toMatchObject({ funded: false });
+    const after = await buy(shop);
+    // Delivered when the credit commits; the wait is for the notification, never a speed check:
+    // without it the replica answers from its cache for the whole minute.
+    await expect.poll(() => funding(replica, shop), { timeout: 20_000, interval: 50 }).toEqual(after);
+  });
+
+  it("keeps other campaigns' cached answers", async () => {
+    const bought = await f.shop({ offer: { creditNanos: 3n * DOLLAR } });
+    const other = await f.shop({ balanceNanos: 5n * DOLLAR });
+    const cached = await funding(f.server, other);
+    // Changed behind the service's back: only the TTL would show it, and no credit forgets it.
+    await f.db.project.update({ where: { id: other.projectId }, data: { balanceNanos: 9n * DOLLAR } });
+    await buy(bought);
+    expect(await funding(f.server, other)).toEqual(cached);
+  });
+});

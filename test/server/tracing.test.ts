@@ -1,0 +1,96 @@
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { createTracing, type Tracing } from "../../src/telemetry/tracing.js";
+import { type PurchaseFixture, startPurchaseFixture } from "../purchase/purchase-fixture.js";
+import { DOLLAR } from "../support/seed.js";
+
+describe("tracing (OpenTelemetry)", () => {
+  const exporter = new InMemorySpanExporter();
+  let tracing: Tracing;
+  let f: PurchaseFixture;
+  beforeAll(async () => {
+    tracing = createTracing({ serviceName: "encore-test", processor: new SimpleSpanProcessor(exporter) });
+    f = await startPurchaseFixture({}, { tracing });
+  });
+  afterAll(async () => {
+    await f.close();
+    await tracing.shutdown();
+  });
+
+  it("makes one public call one trace: the RPC span, with the database's and Steam's spans under it", async () => {
+    const shop = await f.shop({ balanceNanos: 10n * DOLLAR });
+    const player = await f.player(shop);
+    exporter.reset();
+    const res = await f.begin(
+      { campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket },
+      { "x-request-id": "trace-me-1" },
+    );
+    expect(res.status).toBe(200);
+
+    const spans = exporter.getFinishedSpans();
+    const rpc = spans.find((span) => span.name === "encore.campaign.v1.CampaignService/BeginPurchase");
+    expect(rpc?.attributes).toMatchObject({
+      "rpc.method": "BeginPurchase",
+      "encore.request_id": "trace-me-1",
+      "rpc.connect_rpc.error_code": "Ok",
+    });
+    if (!rpc) return;
+    const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
+    const under = (span: ReadableSpan): boolean => {
+      for (let parent = span.parentSpanContext?.spanId; parent; ) {
+        if (parent === rpc.spanContext().spanId) return true;
+        parent = byId.get(parent)?.parentSpanContext?.spanId;
+      }
+      return false;
+    };
+    const descendants = spans.filter(under);
+    const names = new Set(descendants.map((span) => span.name));
+    expect(names).toContain("steam AuthenticateUserTicket");
+    expect(names).toContain("steam InitTxn");
+    expect(names).toContain("prisma:client:db_query");
+    const initTxn = descendants.find((span) => span.name === "steam InitTxn");
+    expect(initTxn?.attributes["encore.platform.outcome"]).toBe("ok");
+    for (const span of descendants) expect(span.spanContext().traceId).toBe(rpc.spanContext().traceId);
+  });
+
+  it("continues the caller's trace from a W3C traceparent header", async () => {
+    exporter.reset();
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const res = await f.server.rest(
+      "POST",
+      "/v1/public/funding:get",
+      { campaignKey: "nope" },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    );
+    expect(res.status).toBe(404);
+    const rpc = exporter.getFinishedSpans().find((span) => span.name.endsWith("/GetPublicFunding"));
+    expect(rpc?.spanContext().traceId).toBe(traceId);
+    expect(rpc?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
+    expect(rpc?.attributes["rpc.connect_rpc.error_code"]).toBe("NotFound");
+  });
+});
+
+describe("tracing configuration", () => {
+  it("is off unless OTEL_EXPORTER_OTLP_ENDPOINT names a collector", () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }).tracing).toEqual({
+      endpoint: "http://collector:4318",
+      serviceName: "encore-campaigns",
+    });
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector" })).toThrow(
+      /^invalid configuration: OTEL_EXPORTER_OTLP_ENDPOINT /,
+    );
+  });
+
+  it("serves metrics on their own port unless METRICS_PORT=off", () => {
+    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
+    expect(loadConfig({ HOST: "0.0.0.0" }).metrics).toEqual({ port: 9464, host: "0.0.0.0" });
+    expect(loadConfig({ METRICS_PORT: "9100", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({
+      port: 9100,
+      host: "10.0.0.5",
+    });
+    expect(loadConfig({ METRICS_PORT: "off" }).metrics).toBeUndefined();
+    expect(() => loadConfig({ METRICS_PORT: "on" })).toThrow(/^invalid configuration: METRICS_PORT /);
+  });
+});
