@@ -22,16 +22,38 @@ module.exports = {
       to: { path: "^src/(?!transcode/)|^gen/encore/" },
     },
     {
+      name: "openapi-reads-only-the-transcoder",
+      comment: "openapi/ describes what transcode/ serves, from descriptors; it knows no product code",
+      severity: "error",
+      from: { path: "^src/openapi/" },
+      to: { path: "^src/(?!openapi/|transcode/)|^gen/encore/" },
+    },
+    {
+      name: "jobs-import-no-handlers",
+      comment:
+        "a job runs use cases (src/usecases/), never a service's handler files; src/services/*.ts at the top (deps, secret-box) are shared",
+      severity: "error",
+      from: { path: "^src/jobs/" },
+      to: { path: "^src/services/[^/]+/" },
+    },
+    {
+      name: "usecases-import-no-handlers",
+      comment: "a use case serves handlers and jobs alike, so it knows neither",
+      severity: "error",
+      from: { path: "^src/usecases/" },
+      to: { path: "^src/(services/[^/]+/|jobs/)" },
+    },
+    {
       name: "services-know-no-transport",
       severity: "error",
-      from: { path: "^src/services/" },
+      from: { path: "^src/(services|usecases)/" },
       to: { path: "^src/(server|transcode|cli|sim)/" },
     },
     {
       name: "store-knows-no-callers",
       severity: "error",
       from: { path: "^src/store/" },
-      to: { path: "^src/(server|transcode|services|jobs|cli|sim|platform)/" },
+      to: { path: "^src/(server|transcode|services|usecases|jobs|cli|sim|platform)/" },
     },
     {
       name: "steam-wire-format-stays-in-platform",

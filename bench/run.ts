@@ -1,15 +1,31 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import type { TargetName } from "./targets.js";
+import { createTestDatabase } from "../test/support/test-database.js";
+import { type Pgbench, runPgbench } from "./pgbench.js";
+import { mintPlayers, percentile, runPurchaseLoad } from "./purchase-load.js";
+import { measureStartToReady, type StartTime, type StartTimes } from "./start-to-ready.js";
+import type { BenchShop, TargetName } from "./targets.js";
 
-// `npm run bench`: loads funding:get over REST and over Connect, and two baselines measured in
-// the same run (a bare node:http server answering a fixed body, and a trivial connect-node
-// handler), then prints every figure and its ratio to the baselines.
+// `npm run bench [-- all|purchase|read|start|soak]` (default all). With BENCH_DATABASE_URL (a
+// PostgreSQL server; each target makes and drops a database of its own on it):
+// - purchase: complete purchases by BENCH_PLAYERS players against the loopback Steam simulator,
+//   on one hot campaign and on BENCH_CAMPAIGNS campaigns, and pgbench -N / -S on the same server;
+// - read: funding:get over REST and over Connect, cache on and off, with two baselines (a bare
+//   node:http server answering a fixed body, a trivial connect-node handler);
+// then one table with every figure and its ratio to the baseline measured in the same run.
+// Without BENCH_DATABASE_URL the reads run on in-process PGlite and the purchase load is skipped.
+// - start: start to ready; soak: RSS over BENCH_SOAK_REQUESTS funding:get calls and a long
+//   purchase load (BENCH_SOAK_S seconds).
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 32);
+const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 8);
 const WARMUP_S = 2;
+const WARM_STARTS = 5;
+const serverUrl = process.env.BENCH_DATABASE_URL;
+const mode = process.argv[2] ?? "all";
 
 interface Scenario {
   label: string;
@@ -21,7 +37,12 @@ interface Scenario {
 }
 
 const connectHeaders = { "content-type": "application/json", "connect-protocol-version": "1" };
-const scenarios: Scenario[] = [
+const restFunding = {
+  path: "/v1/public/funding:get",
+  headers: { "content-type": "application/json" },
+  body: (key: string) => JSON.stringify({ campaignKey: key }),
+};
+const readScenarios: Scenario[] = [
   {
     label: "bare node:http (fixed JSON)",
     target: "bare-node-http",
@@ -36,20 +57,12 @@ const scenarios: Scenario[] = [
     headers: connectHeaders,
     body: () => JSON.stringify({ campaignKey: "fixed" }),
   },
-  {
-    label: "funding:get over REST",
-    target: "service",
-    path: "/v1/public/funding:get",
-    headers: { "content-type": "application/json" },
-    body: (key) => JSON.stringify({ campaignKey: key }),
-  },
+  { label: "funding:get over REST", target: "service", ...restFunding },
   {
     label: "funding:get over REST, read cache off (a query per call)",
     target: "service",
     env: { PUBLIC_READ_CACHE_MS: "0" },
-    path: "/v1/public/funding:get",
-    headers: { "content-type": "application/json" },
-    body: (key) => JSON.stringify({ campaignKey: key }),
+    ...restFunding,
   },
   {
     label: "GetPublicFunding over Connect",
@@ -59,23 +72,52 @@ const scenarios: Scenario[] = [
     body: (key) => JSON.stringify({ campaignKey: key }),
   },
 ];
+if (serverUrl) {
+  // The same load on the embedded database: its RSS less the PostgreSQL row's is PGlite's share.
+  readScenarios.push({
+    label: "funding:get over REST, embedded PGlite",
+    target: "service",
+    env: { BENCH_DATABASE_URL: "" },
+    ...restFunding,
+  });
+}
 
-interface Result {
+interface Row {
   label: string;
-  rps: number;
+  /** Requests, purchases or transactions per second. */
+  rate: number;
   p50: number;
   p99: number;
   errors: number;
-  peakRssMb: number;
+  peakRssMb?: number;
+  /** Service CPU per request or purchase. */
+  cpuMsPerOp?: number;
+  queriesPerOp?: number;
+  ratio?: string;
 }
 
-async function measure(scenario: Scenario): Promise<Result> {
-  const child = fork(fileURLToPath(new URL("./target-process.ts", import.meta.url)), [scenario.target], {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, ...scenario.env },
-  });
+interface TargetStats {
+  cpuMs: number;
+  peakRssBytes: number;
+  lastRssBytes: number;
+  queries: number;
+}
+
+interface Ready {
+  port: number;
+  campaignKey: string;
+  shops: BenchShop[];
+}
+
+function startChild(script: string, args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
+  const file = fileURLToPath(new URL(`./${script}${import.meta.url.slice(-3)}`, import.meta.url));
+  return fork(file, args, { env: { ...process.env, ...env } });
+}
+
+async function measureRead(scenario: Scenario): Promise<Row> {
+  const child = startChild("target-process", [scenario.target], scenario.env);
   try {
-    const ready = await nextMessage<{ port: number; campaignKey: string }>(child, "ready");
+    const ready = await nextMessage<Ready>(child, "ready");
     const options = {
       url: `http://127.0.0.1:${ready.port}${scenario.path}`,
       method: "POST" as const,
@@ -84,23 +126,72 @@ async function measure(scenario: Scenario): Promise<Result> {
       connections: CONNECTIONS,
     };
     await autocannon({ ...options, duration: WARMUP_S });
+    await ask(child, "mark", "marked");
     const result = await autocannon({ ...options, duration: DURATION_S });
-    child.send({ type: "stats" });
-    const stats = await nextMessage<{ peakRssBytes: number }>(child, "stats");
+    const stats = await ask<TargetStats>(child, "stats", "stats");
+    const served = result.requests.total;
     return {
       label: scenario.label,
-      rps: result.requests.average,
+      rate: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
       errors: result.errors + result.non2xx,
-      peakRssMb: stats.peakRssBytes / 1024 / 1024,
+      peakRssMb: stats.peakRssBytes / 2 ** 20,
+      cpuMsPerOp: scenario.target === "service" ? stats.cpuMs / served : undefined,
+      queriesPerOp:
+        scenario.target === "service" && serverUrl && scenario.env?.BENCH_DATABASE_URL !== ""
+          ? stats.queries / served
+          : undefined,
     };
   } finally {
     await stopChild(child);
   }
 }
 
-/** Lets the target drop its database, then makes sure it is gone. */
+async function measurePurchases(
+  label: string,
+  campaigns: number,
+  seconds: number,
+  onRss?: (mb: number) => void,
+): Promise<Row> {
+  const sim = startChild("sim-process", []);
+  const simReady = await nextMessage<{ url: string }>(sim, "ready");
+  const child = startChild("target-process", ["purchase-service"], {
+    BENCH_STEAM_URL: simReady.url,
+    BENCH_CAMPAIGNS: String(campaigns),
+  });
+  try {
+    const ready = await nextMessage<Ready>(child, "ready");
+    const players = await mintPlayers(simReady.url, ready.shops, PLAYERS);
+    await runPurchaseLoad(ready.port, players, WARMUP_S);
+    await ask(child, "mark", "marked");
+    const sampler = onRss
+      ? setInterval(
+          () => void ask<TargetStats>(child, "stats", "stats").then((s) => onRss(s.lastRssBytes / 2 ** 20)),
+          10_000,
+        )
+      : undefined;
+    const load = await runPurchaseLoad(ready.port, players, seconds);
+    clearInterval(sampler);
+    const stats = await ask<TargetStats>(child, "stats", "stats");
+    if (load.firstError) console.error(`${label}: ${load.errors} failed, the first: ${load.firstError}`);
+    return {
+      label,
+      rate: load.purchases / load.seconds,
+      p50: percentile(load.latenciesMs, 50),
+      p99: percentile(load.latenciesMs, 99),
+      errors: load.errors,
+      peakRssMb: stats.peakRssBytes / 2 ** 20,
+      cpuMsPerOp: stats.cpuMs / load.purchases,
+      queriesPerOp: stats.queries / load.purchases,
+    };
+  } finally {
+    await stopChild(child);
+    await stopChild(sim);
+  }
+}
+
+/** Lets the child drop its database, then makes sure it is gone. */
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -110,40 +201,223 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(deadline);
 }
 
+function ask<T>(child: ChildProcess, type: string, answer: string): Promise<T> {
+  const next = nextMessage<T>(child, answer);
+  child.send({ type });
+  return next;
+}
+
 function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
   return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`benchmark child exited (${code})`));
     const onMessage = (message: { type: string } & T) => {
       if (message.type !== type) return;
       child.off("message", onMessage);
+      child.off("exit", onExit);
       resolve(message);
     };
     child.on("message", onMessage);
-    child.once("exit", (code) => reject(new Error(`benchmark target exited (${code})`)));
+    child.once("exit", onExit);
   });
 }
 
-const results: Result[] = [];
-for (const scenario of scenarios) results.push(await measure(scenario));
-const [bare, trivial] = results as [Result, Result, ...Result[]];
+const fixed = (value: number | undefined, digits: number) =>
+  value === undefined || Number.isNaN(value) ? "" : value.toFixed(digits);
+const times = (value: number, base: number | undefined) => (base === undefined ? "" : `${(value / base).toFixed(2)}x`);
+const percent = (value: number, base: number | undefined) =>
+  base === undefined ? "" : `${((100 * value) / base).toFixed(1)}% of pgbench`;
 
-const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}x`;
-console.log(
-  `\nfunding:get benchmark: ${CONNECTIONS} connections, ${DURATION_S}s each, database ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite (in process)"}\n`,
-);
-console.log(
-  ["target", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "errors", "vs bare", "vs trivial connect"].join(" | "),
-);
-for (const r of results) {
+interface Target {
+  what: string;
+  measured: string;
+  met: boolean;
+}
+
+async function loadAll(): Promise<void> {
+  const rows: Row[] = [];
+  const targets: Target[] = [];
+  let pgbench: Pgbench | undefined;
+  const wantPurchases = mode === "all" || mode === "purchase";
+  const wantReads = mode === "all" || mode === "read";
+  if (serverUrl && wantPurchases) {
+    pgbench = await runPgbench(serverUrl, DURATION_S);
+    if (!pgbench.available) console.log(`\npgbench baselines skipped: ${pgbench.why}\n`);
+  }
+  const simpleUpdate = pgbench?.available ? pgbench.simpleUpdate.tps : undefined;
+  const selectOnly = pgbench?.available ? pgbench.selectOnly.tps : undefined;
+  if (pgbench?.available) {
+    for (const [label, r] of [
+      ["pgbench -N (simple update), 16 clients", pgbench.simpleUpdate],
+      ["pgbench -S (select only), 16 clients", pgbench.selectOnly],
+    ] as const) {
+      rows.push({ label, rate: r.tps, p50: Number.NaN, p99: Number.NaN, errors: 0, ratio: `avg ${r.latencyMs} ms` });
+    }
+  }
+  if (wantPurchases && !serverUrl) {
+    console.log("\npurchase load and pgbench skipped: set BENCH_DATABASE_URL to a PostgreSQL server\n");
+  }
+  if (wantPurchases && serverUrl) {
+    for (const [label, campaigns] of [
+      [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1],
+      [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS],
+    ] as const) {
+      const row = await measurePurchases(label, campaigns, DURATION_S);
+      row.ratio = percent(row.rate, simpleUpdate);
+      rows.push(row);
+      const share = simpleUpdate === undefined ? Number.NaN : row.rate / simpleUpdate;
+      targets.push(
+        { what: `${label}: >= 1000/s`, measured: `${row.rate.toFixed(0)}/s`, met: row.rate >= 1000 },
+        { what: `${label}: >= 7% of pgbench -N`, measured: `${(100 * share).toFixed(1)}%`, met: share >= 0.07 },
+        { what: `${label}: p99 < 100 ms`, measured: `${row.p99.toFixed(1)} ms`, met: row.p99 < 100 },
+        {
+          what: `${label}: <= 1 ms service CPU a purchase`,
+          measured: `${fixed(row.cpuMsPerOp, 2)} ms`,
+          met: (row.cpuMsPerOp ?? 99) <= 1,
+        },
+        {
+          what: `${label}: RSS <= 150 MB`,
+          measured: `${fixed(row.peakRssMb, 0)} MB`,
+          met: (row.peakRssMb ?? 999) <= 150,
+        },
+      );
+    }
+  }
+  if (wantReads) {
+    const reads: Row[] = [];
+    for (const scenario of readScenarios) reads.push(await measureRead(scenario));
+    const [bare, trivial] = reads as [Row, Row, ...Row[]];
+    for (const row of reads) {
+      row.ratio = `${times(row.rate, bare.rate)} bare, ${times(row.rate, trivial.rate)} trivial`;
+      if (row.label.includes("cache off") && selectOnly !== undefined)
+        row.ratio += `, ${percent(row.rate, selectOnly)} -S`;
+    }
+    rows.push(...reads);
+    const rest = reads.find((r) => r.label === "funding:get over REST") as Row;
+    targets.push(
+      {
+        what: "funding:get over REST: >= 0.35x bare node:http",
+        measured: times(rest.rate, bare.rate),
+        met: rest.rate / bare.rate >= 0.35,
+      },
+      { what: "funding:get over REST: p99 < 5 ms", measured: `${rest.p99.toFixed(1)} ms`, met: rest.p99 < 5 },
+      {
+        what: "funding:get over REST: RSS <= 150 MB",
+        measured: `${fixed(rest.peakRssMb, 0)} MB`,
+        met: (rest.peakRssMb ?? 999) <= 150,
+      },
+    );
+    const off = reads.find((r) => r.label.includes("cache off")) as Row;
+    if (selectOnly !== undefined)
+      targets.push({
+        what: "funding:get, cache off: >= 25% of pgbench -S",
+        measured: `${((100 * off.rate) / selectOnly).toFixed(1)}%`,
+        met: off.rate / selectOnly >= 0.25,
+      });
+    const embedded = reads.find((r) => r.label.includes("embedded PGlite"));
+    if (embedded?.peakRssMb !== undefined && rest.peakRssMb !== undefined)
+      console.log(
+        `\nembedded PGlite's share of RSS under the read load: ${(embedded.peakRssMb - rest.peakRssMb).toFixed(0)} MB (${embedded.peakRssMb.toFixed(0)} MB on PGlite, ${rest.peakRssMb.toFixed(0)} MB on PostgreSQL)`,
+      );
+  }
+  const database = serverUrl ? "PostgreSQL (a database of its own per target)" : "PGlite (in process)";
   console.log(
-    [
-      r.label,
-      r.rps.toFixed(0),
-      r.p50.toFixed(2),
-      r.p99.toFixed(2),
-      r.peakRssMb.toFixed(0),
-      r.errors,
-      ratio(r.rps, bare.rps),
-      ratio(r.rps, trivial.rps),
-    ].join(" | "),
+    `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each; reads ${CONNECTIONS} connections; database ${database}; ${new Date().toISOString()}\n`,
+  );
+  console.log(
+    ["what", "per s", "p50 ms", "p99 ms", "service CPU ms/op", "peak RSS MB", "SQL/op", "errors", "ratio"].join(" | "),
+  );
+  for (const r of rows) {
+    console.log(
+      [
+        r.label,
+        r.rate.toFixed(0),
+        fixed(r.p50, 2),
+        fixed(r.p99, 2),
+        fixed(r.cpuMsPerOp, 3),
+        fixed(r.peakRssMb, 0),
+        fixed(r.queriesPerOp, 1),
+        r.errors,
+        r.ratio ?? "",
+      ].join(" | "),
+    );
+  }
+  if (targets.length > 0) {
+    console.log("\ntargets (issue 14):");
+    for (const t of targets) console.log(`${t.met ? "met    " : "MISSED "} ${t.what}: ${t.measured}`);
+  }
+}
+
+async function soak(): Promise<void> {
+  const requests = Number(process.env.BENCH_SOAK_REQUESTS ?? 1_000_000);
+  const child = startChild("target-process", ["service"]);
+  try {
+    const ready = await nextMessage<Ready>(child, "ready");
+    console.log(`\nsoak: ${requests} funding:get over REST, ${CONNECTIONS} connections; service RSS every 10%:`);
+    const step = Math.ceil(requests / 10);
+    for (let done = 0; done < requests; done += step) {
+      await autocannon({
+        url: `http://127.0.0.1:${ready.port}${restFunding.path}`,
+        method: "POST",
+        headers: restFunding.headers,
+        body: restFunding.body(ready.campaignKey),
+        connections: CONNECTIONS,
+        amount: step,
+      });
+      const stats = await ask<TargetStats>(child, "stats", "stats");
+      console.log(`  ${done + step} requests: RSS ${(stats.lastRssBytes / 2 ** 20).toFixed(0)} MB`);
+    }
+  } finally {
+    await stopChild(child);
+  }
+  if (!serverUrl) return;
+  const seconds = Number(process.env.BENCH_SOAK_S ?? 120);
+  console.log(
+    `\nsoak: complete purchases for ${seconds}s, ${PLAYERS} players, ${CAMPAIGNS} campaigns; service RSS every 10 s:`,
+  );
+  let at = 0;
+  const row = await measurePurchases("soak", CAMPAIGNS, seconds, (mb) => {
+    at += 10;
+    console.log(`  ${at} s: RSS ${mb.toFixed(0)} MB`);
+  });
+  console.log(
+    `  ${row.rate.toFixed(0)} purchases/s, p99 ${row.p99.toFixed(1)} ms, peak RSS ${fixed(row.peakRssMb, 0)} MB, errors ${row.errors}`,
   );
 }
+
+async function startToReady(): Promise<void> {
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+  const cpu = (values: (number | undefined)[]) =>
+    values.every((v) => v !== undefined) ? `${median(values as number[]).toFixed(0)} ms` : "n/a";
+  const entry = import.meta.url.endsWith(".js") ? "node dist/src/main.js" : "src/main.ts under a TypeScript loader";
+  console.log(
+    `\nstart to ready (spawn until /readyz is 200; CPU: user + system time until then, of every process started, and of the service's main thread):`,
+  );
+  const line = (what: string, starts: StartTime[]) =>
+    `${what}: ${median(starts.map((s) => s.ms)).toFixed(0)} ms, CPU ${cpu(starts.map((s) => s.cpuMs))}, main thread ${cpu(starts.map((s) => s.mainThreadCpuMs))}`;
+  const report = (label: string, starts: StartTimes) => {
+    console.log(line(`${label}, first start, ${entry}`, [starts.first]));
+    for (const [how, warm] of [
+      [entry, starts.warm],
+      ["npm start", starts.warmNpmStart],
+    ] as const) {
+      console.log(
+        `${line(`${label}, warm start, ${how}, median of ${WARM_STARTS}`, warm)} (each: ${warm.map((s) => s.ms.toFixed(0)).join(", ")} ms)`,
+      );
+    }
+  };
+  report("embedded PGlite", await measureStartToReady(WARM_STARTS));
+  if (serverUrl) {
+    process.env.TEST_DATABASE_URL = serverUrl;
+    const db = await createTestDatabase({ migrated: false });
+    try {
+      const target = db.target as { kind: "postgres"; url: string };
+      report("PostgreSQL", await measureStartToReady(WARM_STARTS, target.url));
+    } finally {
+      await db.drop();
+    }
+  }
+}
+
+if (mode === "soak") await soak();
+else if (mode !== "start") await loadAll();
+if (mode === "all" || mode === "start") await startToReady();

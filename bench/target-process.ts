@@ -1,13 +1,54 @@
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
 import { startTarget, type TargetName } from "./targets.js";
 
-// Child process: starts one target, tells the parent its port, reports peak RSS on request.
+// Child process: starts one target, tells the parent its port, and measures itself on request:
+// "mark" starts a measured interval (CPU time, RSS samples, SQL statements sent), "stats" ends
+// it and reports. With BENCH_CPU_PROF=<dir>, the measured interval's V8 CPU profile is written
+// there (as node --cpu-prof would, but without the start and the seeding).
 const name = process.argv[2] as TargetName;
 const started = await startTarget(name);
-process.send?.({ type: "ready", port: started.port, campaignKey: started.campaignKey });
-process.on("message", (message: { type: string }) => {
+process.send?.({ type: "ready", port: started.port, campaignKey: started.campaignKey, shops: started.shops });
+
+let markedCpu = process.cpuUsage();
+let markedQueries = started.queryCount?.() ?? 0;
+let rssSamples: number[] = [];
+const sampler = setInterval(() => rssSamples.push(process.memoryUsage.rss()), 250);
+sampler.unref();
+
+const profileDir = process.env.BENCH_CPU_PROF;
+const profiler = profileDir ? new Session() : undefined;
+profiler?.connect();
+let profiling = false;
+
+process.on("message", async (message: { type: string }) => {
+  if (message.type === "mark") {
+    if (profiler && !profiling) {
+      await profiler.post("Profiler.enable");
+      await profiler.post("Profiler.start");
+      profiling = true;
+    }
+    markedCpu = process.cpuUsage();
+    markedQueries = started.queryCount?.() ?? 0;
+    rssSamples = [process.memoryUsage.rss()];
+    process.send?.({ type: "marked" });
+  }
   if (message.type === "stats") {
-    // maxRSS is in kilobytes.
-    process.send?.({ type: "stats", peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+    if (profiler && profileDir && profiling) {
+      profiling = false;
+      const { profile } = await profiler.post("Profiler.stop");
+      writeFileSync(join(profileDir, `${name}-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
+    const cpu = process.cpuUsage(markedCpu);
+    rssSamples.push(process.memoryUsage.rss());
+    process.send?.({
+      type: "stats",
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      peakRssBytes: Math.max(...rssSamples),
+      lastRssBytes: rssSamples[rssSamples.length - 1],
+      queries: (started.queryCount?.() ?? 0) - markedQueries,
+    });
   }
   if (message.type === "stop") {
     void (started.stop?.() ?? Promise.resolve()).finally(() => process.exit(0));

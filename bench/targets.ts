@@ -1,6 +1,7 @@
 import http from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import pg from "pg";
 import { CampaignService } from "../gen/encore/campaign/v1/campaign_service_pb.js";
 import { PublicFundingSchema } from "../gen/encore/campaign/v1/public_pb.js";
 import { FundingVisibility } from "../gen/encore/campaign/v1/visibility_pb.js";
@@ -8,8 +9,12 @@ import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
 import { createListener } from "../src/server/listener.js";
+import { createSteamSimControl } from "../src/sim/steam/steam-sim-control.js";
 import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../test/support/seed.js";
+import { seedShop } from "../test/support/seed-purchases.js";
 import { createTestDatabase } from "../test/support/test-database.js";
+
+const MASTER_KEY = Buffer.alloc(32, 7);
 
 // One benchmark target per child process, so the load generator never shares its event loop.
 
@@ -22,13 +27,34 @@ const FIXED_BODY = JSON.stringify({
   unavailableReason: "",
 });
 
-export type TargetName = "bare-node-http" | "trivial-connect" | "service";
+export type TargetName = "bare-node-http" | "trivial-connect" | "service" | "purchase-service";
+
+/** A campaign players can buy from, with the app its simulator key owns. */
+export interface BenchShop {
+  campaignKey: string;
+  offerId: string;
+  appId: number;
+}
 
 export interface StartedTarget {
   port: number;
   campaignKey: string;
+  /** For "purchase-service": BENCH_CAMPAIGNS campaigns ready to sell through BENCH_STEAM_URL's simulator. */
+  shops?: BenchShop[];
+  /** SQL statements sent to PostgreSQL so far (every round trip, BEGIN and COMMIT included). */
+  queryCount?: () => number;
   stop?: () => Promise<void>;
 }
+
+// Counts every statement the pg driver sends (Prisma's adapter and raw queries alike): the
+// service's round trips to the database, without pg_stat_statements (not preloaded here).
+let queries = 0;
+const queryCount = () => queries;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queries += 1;
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof sendQuery;
 
 export async function startTarget(name: TargetName): Promise<StartedTarget> {
   if (name === "bare-node-http") {
@@ -51,10 +77,13 @@ export async function startTarget(name: TargetName): Promise<StartedTarget> {
     });
     return { port: await listen(http.createServer(handler)), campaignKey: "" };
   }
-  return startService();
+  return startService(name === "purchase-service");
 }
 
-async function startService(): Promise<StartedTarget> {
+// Outstanding grows with every credit and nothing settles it during a run.
+const NO_LIMIT = 10n ** 18n;
+
+async function startService(purchases: boolean): Promise<StartedTarget> {
   // A fresh database on BENCH_DATABASE_URL's server (dropped on stop), else in-process PGlite.
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (serverUrl) process.env.TEST_DATABASE_URL = serverUrl;
@@ -64,24 +93,41 @@ async function startService(): Promise<StartedTarget> {
   const campaign = await seedCampaign(prisma, { balanceNanos: 120n * DOLLAR });
   await seedOffer(prisma, campaign.campaignId);
   await seedUsage(prisma, campaign.projectId, 28n * DOLLAR, new Date(Date.now() - 86_400_000));
+  const steamUrl = process.env.BENCH_STEAM_URL;
+  const shops: BenchShop[] = [];
+  if (purchases && steamUrl) {
+    const control = createSteamSimControl(steamUrl);
+    for (let i = 0; i < Number(process.env.BENCH_CAMPAIGNS ?? 1); i++) {
+      const shop = await seedShop(prisma, control, MASTER_KEY, { outstandingLimitNanos: NO_LIMIT });
+      shops.push({ campaignKey: shop.campaignKey, offerId: shop.offerId, appId: shop.appId });
+    }
+  }
   const config = loadConfig({
     LOG_LEVEL: "warn",
     // The load comes from one address; the limiter still runs on every call, it just never trips.
     RATE_LIMIT_PER_ADDRESS: "1000000000",
+    RATE_LIMIT_BEGIN_PER_CAMPAIGN: "1000000000",
+    // Begins awaiting their ticket check count per address too: 32 players share 127.0.0.1 here.
+    RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: "1000000000",
+    RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: "1000000000",
+    ...(steamUrl ? { STEAM_API_URL: steamUrl, STEAM_STORE_URL: `${steamUrl}/store` } : {}),
     ...(process.env.PUBLIC_READ_CACHE_MS ? { PUBLIC_READ_CACHE_MS: process.env.PUBLIC_READ_CACHE_MS } : {}),
   });
   const app = createApp({
     config,
     database: db.database,
     logger: createLogger(config.logLevel),
-    secrets: { masterKey: Buffer.alloc(32, 7), operatorToken: "bench-operator-token-0123456789" },
+    secrets: { masterKey: MASTER_KEY, operatorToken: "bench-operator-token-0123456789" },
   });
-  const listener = createListener({ handler: app.handler });
+  const listener = createListener({ handler: app.handler, connections: config.connections });
   const address = await listener.listen(0, "127.0.0.1");
   return {
     port: address.port,
     campaignKey: campaign.campaignKey,
+    shops,
+    queryCount,
     async stop() {
+      app.beginShutdown();
       await listener.close();
       await app.stop();
       await db.drop();

@@ -1,5 +1,5 @@
 // The README's error and role tables are produced from the code, so they cannot drift:
-// `npx tsx scripts/readme-tables.ts --write` rewrites them; test/readme-tables.test.ts checks them.
+// `npx tsx scripts/readme-tables.ts --write` rewrites them; test/docs/readme-tables.unit.test.ts checks them.
 import { readFileSync, writeFileSync } from "node:fs";
 import { Code } from "@connectrpc/connect";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";

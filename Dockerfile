@@ -1,0 +1,48 @@
+# syntax=docker/dockerfile:1
+# Encore Campaigns: the built service on Node 20, as a non-root user, production dependencies
+# only. docs/deploy.md says how to run it; scripts/image-recipe-check.sh runs these same
+# commands in CI (no Docker engine there) and checks this file still says them.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# 1. Build: every dependency, then `npm run build`: TypeScript to dist/, with the SQL migrations
+#    beside it (gen/ is committed, nothing is generated).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# 2. Production dependencies only, without install scripts (none is needed at run time).
+#    --omit=optional as well: the prisma CLI (only `npm run generate` uses it; the generated
+#    client is committed) is a devDependency that is also an optional peer of @prisma/client,
+#    which --omit=dev alone keeps; the only other optional package is pg-cloudflare (Workers).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
+
+# 3. Run: code owned by root and read-only to the service's user.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    METRICS_HOST=0.0.0.0 \
+    METRICS_PORT=9464 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+# The embedded database's folder, for a trial without DATABASE_URL; production uses PostgreSQL.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+USER node
+EXPOSE 8080 9464
+# Ready: the database answers (GET /readyz). Cleartext only: with TLS_CERT_FILE set, override it.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node itself is PID 1 (exec form, no npm or shell in between): it gets SIGTERM, drains and exits.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,78 @@
+// `npm run build`: compiles src/, gen/ and bench/ to dist/ with tsc, bundles the service's entry
+// (dist/src/main.js) with our own modules and most packages into one file, copies what the
+// service reads at run time (the SQL migrations, the OpenAPI document) beside it, and builds the
+// studio console (console/, Vite) into dist/console, so `node dist/src/main.js` needs nothing
+// but dist/, node_modules and package.json.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+import { build as viteBuild } from "vite";
+
+const root = new URL("../", import.meta.url);
+const dist = new URL("dist/", root);
+export const STAMP = new URL("dist/.built", root);
+
+// Left out of the bundle: Prisma's client (it loads its query compiler from its own folder) and
+// PGlite (its WebAssembly and data files) with their adapters and drivers; ioredis and the
+// OpenTelemetry SDK, loaded only when REDIS_URL or tracing is set. OpenTelemetry's API is
+// bundled: its copies share one process-wide registration (a global symbol), which is how it
+// meets the SDK's own copy. pino is bundled too: only its transports (unused) need its files.
+const EXTERNAL = [
+  "@prisma/*",
+  "@electric-sql/pglite",
+  "pglite-prisma-adapter",
+  "pg",
+  "ioredis",
+  "@opentelemetry/sdk-*",
+  "@opentelemetry/exporter-*",
+  "@opentelemetry/resources",
+  "@opentelemetry/semantic-conventions",
+];
+
+export async function build() {
+  // A full emit every time (no incremental build info): the bundle replaces tsc's main.js, so
+  // tsc must write the entry afresh for esbuild to follow its imports again.
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) return result.status ?? 1;
+  // Loading some 330 compiled modules one by one was about a third of the CPU a start spends
+  // before it is ready (bench/start-to-ready.ts); one bundle cuts that. It holds our own code and
+  // the packages that are plain JavaScript (protobuf, connect, zod, undici, prom-client...: some
+  // 600 files more, docs/performance.md). Packages that find files beside themselves, keep
+  // process-wide state another package shares, or are loaded only when configured stay in
+  // node_modules, loaded as installed (EXTERNAL). Other entries (cli, dev, sim, bench) stay as
+  // tsc wrote them. Relative paths from import.meta.url keep working: the bundle sits where the
+  // entry was.
+  await esbuild.build({
+    entryPoints: [fileURLToPath(new URL("src/main.js", dist))],
+    outfile: fileURLToPath(new URL("src/main.js", dist)),
+    allowOverwrite: true,
+    bundle: true,
+    external: EXTERNAL,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // Bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: {
+      js: 'import { createRequire as __bundleRequire } from "node:module";\nconst require = __bundleRequire(import.meta.url);',
+    },
+    sourcemap: true,
+    logLevel: "warning",
+  });
+  rmSync(new URL("prisma/", dist), { recursive: true, force: true });
+  mkdirSync(new URL("prisma/", dist), { recursive: true });
+  cpSync(new URL("prisma/migrations/", root), new URL("prisma/migrations/", dist), { recursive: true });
+  // The OpenAPI document the service serves at /openapi.json (src/app.ts reads ../openapi/).
+  cpSync(new URL("openapi/", root), new URL("openapi/", dist), { recursive: true });
+  // The studio console's static build, served at /console/ (src/server/console-route.ts).
+  await viteBuild({ configFile: fileURLToPath(new URL("console/vite.config.ts", root)) });
+  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exit(await build());
