@@ -31,8 +31,9 @@ export default defineConfig({
           name: "integration",
           include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, UNIT],
-          // One migrated template database for the run; each file's database is a copy of it.
-          globalSetup: ["test/support/database-template.ts"],
+          // One migrated template database for the run, each file's database a copy of it; one
+          // build of the service for the processes tests start (test/support/built-service.ts).
+          globalSetup: ["test/support/database-template.ts", "test/support/built-service.ts"],
           pool: "forks",
           // Integration files mostly wait (on the database, the simulator, timeouts, child
           // processes): one worker used about 0.7 of a core on a 2-core machine, where vitest's

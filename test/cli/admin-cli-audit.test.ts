@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_CLI_ENTRY, ROOT } from "../support/built-entries.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 // Issue 16: the operator's command line is recorded like any operator call, and reads the audit
 // log of every account (list-audit-events).
@@ -18,7 +17,7 @@ describe("npm run admin -- list-audit-events", { timeout: 60_000 }, () => {
   afterAll(() => server.close());
 
   const admin = (args: string[], token = TEST_OPERATOR_TOKEN) =>
-    run("npx", ["tsx", "src/cli/main.ts", ...args], {
+    run(process.execPath, [ADMIN_CLI_ENTRY, ...args], {
       cwd: ROOT,
       env: { ...process.env, ENCORE_URL: server.baseUrl, OPERATOR_TOKEN: token },
     });

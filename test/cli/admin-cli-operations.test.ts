@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
@@ -10,6 +9,7 @@ import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { createListener, type Listener } from "../../src/server/listener.js";
 import { masterKeyId } from "../../src/services/secret-box.js";
+import { ADMIN_CLI_ENTRY, ROOT } from "../support/built-entries.js";
 import { selfSignedCertificate } from "../support/certificate.js";
 import { seedCampaign } from "../support/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
@@ -19,7 +19,6 @@ import { TEST_MASTER_KEY, TEST_OPERATOR_TOKEN } from "../support/test-server.js"
 // empty lists said, zero amounts kept, an event that credited nothing a failure.
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const { OPERATOR_TOKEN: _, ENCORE_URL: __, DATA_DIR: ___, ...baseEnv } = process.env;
 
 type Failure = { code: number; stdout: string; stderr: string };
@@ -51,7 +50,7 @@ describe("npm run admin at the console", { timeout: 60_000 }, () => {
   });
 
   const admin = (args: string[], env: Record<string, string> = { OPERATOR_TOKEN: TEST_OPERATOR_TOKEN }) =>
-    run("npx", ["tsx", "src/cli/main.ts", "--url", url, "--ca", tls.certFile, ...args], {
+    run(process.execPath, [ADMIN_CLI_ENTRY, "--url", url, "--ca", tls.certFile, ...args], {
       cwd: ROOT,
       env: { ...baseEnv, ...env },
     });
@@ -77,11 +76,11 @@ describe("npm run admin at the console", { timeout: 60_000 }, () => {
   it("refuses an https service whose certificate it cannot verify, and --insecure skips the check", async () => {
     const env = { ...baseEnv, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN };
     const untrusted = await failure(
-      run("npx", ["tsx", "src/cli/main.ts", "--url", url, "list-accounts"], { cwd: ROOT, env }),
+      run(process.execPath, [ADMIN_CLI_ENTRY, "--url", url, "list-accounts"], { cwd: ROOT, env }),
     );
     expect(untrusted.code).toBe(1);
     expect(untrusted.stderr).toMatch(/certificate/);
-    const insecure = await run("npx", ["tsx", "src/cli/main.ts", "--url", url, "--insecure", "list-accounts"], {
+    const insecure = await run(process.execPath, [ADMIN_CLI_ENTRY, "--url", url, "--insecure", "list-accounts"], {
       cwd: ROOT,
       env,
     });

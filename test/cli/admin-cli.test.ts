@@ -2,15 +2,14 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../gen/encore/account/v1/account_service_pb.js";
+import { ADMIN_CLI_ENTRY, ROOT } from "../support/built-entries.js";
 import { DOLLAR, seedCampaign } from "../support/seed.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("npm run admin", () => {
   let server: TestServer;
@@ -21,7 +20,7 @@ describe("npm run admin", () => {
 
   /** Runs the CLI the way `npm run admin --` does, with the server's URL and token in the environment. */
   const admin = (...args: string[]) =>
-    run("npx", ["tsx", "src/cli/main.ts", ...args], {
+    run(process.execPath, [ADMIN_CLI_ENTRY, ...args], {
       cwd: ROOT,
       env: { ...process.env, ENCORE_URL: server.baseUrl, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN },
     });
@@ -73,7 +72,7 @@ describe("npm run admin", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "encore-cli-"));
     writeFileSync(join(dataDir, "secrets.json"), JSON.stringify({ masterKey: "", operatorToken: TEST_OPERATOR_TOKEN }));
     const { OPERATOR_TOKEN: _, ...env } = process.env;
-    const { stdout } = await run("npx", ["tsx", "src/cli/main.ts", "get-settings", "--json"], {
+    const { stdout } = await run(process.execPath, [ADMIN_CLI_ENTRY, "get-settings", "--json"], {
       cwd: ROOT,
       env: { ...env, ENCORE_URL: server.baseUrl, DATA_DIR: dataDir },
     });

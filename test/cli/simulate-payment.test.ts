@@ -2,16 +2,15 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BillingService, CheckoutSession_State } from "../../gen/encore/billing/v1/billing_service_pb.js";
+import { ADMIN_CLI_ENTRY, ROOT } from "../support/built-entries.js";
 import { DOLLAR } from "../support/seed.js";
 import { seedStudio } from "../support/seed-hosting.js";
 import { startTestServer, TEST_MASTER_KEY, type TestServer } from "../support/test-server.js";
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("npm run admin -- simulate-payment", () => {
   let server: TestServer;
@@ -39,7 +38,7 @@ describe("npm run admin -- simulate-payment", () => {
     );
     const { PAYMENT_WEBHOOK_SECRET: _, ENCORE_MASTER_KEY: __, ENCORE_URL: ___, ...env } = process.env;
     const simulate = () =>
-      run("npx", ["tsx", "src/cli/main.ts", "simulate-payment", "--session", session.name, "--url", server.baseUrl], {
+      run(process.execPath, [ADMIN_CLI_ENTRY, "simulate-payment", "--session", session.name, "--url", server.baseUrl], {
         cwd: ROOT,
         env: { ...env, DATA_DIR: dataDir },
       });
@@ -53,16 +52,8 @@ describe("npm run admin -- simulate-payment", () => {
 
   it("fails with the service's message when the secret is not the service's", async () => {
     const failed = await run(
-      "npx",
-      [
-        "tsx",
-        "src/cli/main.ts",
-        "simulate-payment",
-        "--session",
-        "accounts/a/checkoutSessions/b",
-        "--url",
-        server.baseUrl,
-      ],
+      process.execPath,
+      [ADMIN_CLI_ENTRY, "simulate-payment", "--session", "accounts/a/checkoutSessions/b", "--url", server.baseUrl],
       { cwd: ROOT, env: { ...process.env, PAYMENT_WEBHOOK_SECRET: "not-the-service-secret-0123456789" } },
     ).catch((error) => error);
     expect(failed.code).toBe(1);

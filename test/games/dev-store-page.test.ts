@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_SERVER_ENTRY } from "../support/built-entries.js";
 import { type ServiceProcess, startService, waitFor } from "../support/service-process.js";
 import { engineAvailable } from "./game-harness.js";
 
@@ -21,7 +22,7 @@ describe.skipIf(!engineAvailable(CHROMIUM))("the store page under npm run dev", 
   let output = "";
   let browser: Browser;
   beforeAll(async () => {
-    dev = spawn(process.execPath, ["--import", "tsx", "src/dev/main.ts"], {
+    dev = spawn(process.execPath, [DEV_SERVER_ENTRY], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0" },
     });

@@ -2,20 +2,19 @@
 // and reversal totals and rates per link, flagged past the threshold.
 
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OperatorService, ReconciliationFinding_Kind } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { type PurchaseFixture, startPurchaseFixture } from "../purchase/purchase-fixture.js";
+import { ADMIN_CLI_ENTRY, ROOT } from "../support/built-entries.js";
 import { DOLLAR } from "../support/seed.js";
 import type { SeededShop } from "../support/seed-purchases.js";
 import { TEST_OPERATOR_TOKEN } from "../support/test-server.js";
 import { creditedPurchase, expectInvariants, invariantCheckedShops } from "./reconciliation-fixture.js";
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("the operator and reconciliation", () => {
   let f: PurchaseFixture;
@@ -30,7 +29,7 @@ describe("the operator and reconciliation", () => {
   const shop = () => seed({ offer: { priceNanos: 10n * DOLLAR, creditNanos: 7n * DOLLAR } });
   const linkName = (s: SeededShop) => `accounts/${s.accountId}/distributorLinks/${s.linkId}`;
   const admin = (...args: string[]) =>
-    run("npx", ["tsx", "src/cli/main.ts", ...args], {
+    run(process.execPath, [ADMIN_CLI_ENTRY, ...args], {
       cwd: ROOT,
       env: { ...process.env, ENCORE_URL: f.server.baseUrl, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN },
     });

@@ -1,43 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { H2_PREFACE, openRawClient } from "../support/raw-client.js";
+import { migratedDataDir, startService, waitFor } from "../support/service-process.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 import { TEST_MASTER_KEY, TEST_OPERATOR_TOKEN } from "../support/test-server.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-
-function start(env: Record<string, string>): {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: mkdtempSync(join(tmpdir(), "encore-main-")), ...env },
-  });
-  let text = "";
-  child.stdout?.on("data", (chunk) => {
-    text += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    text += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 900; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+// Each case starts the built service on a copy of a migrated DATA_DIR unless it names one.
+const start = startService;
 
 describe("the service process", () => {
   it.each([
@@ -85,19 +54,12 @@ describe("the service process", () => {
     } finally {
       taken.close();
     }
-    // A first start migrates an embedded database: slow on a busy machine.
   }, 120_000);
 
   it("serves with the embedded database, is ready, and stops cleanly on SIGTERM", async () => {
     const service = start({ PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" });
     try {
-      await waitFor(() => service.output().includes('"msg":"listening"'), "the listener");
-      const url = JSON.parse(
-        service
-          .output()
-          .split("\n")
-          .find((l) => l.includes('"msg":"listening"')) ?? "{}",
-      ).url;
+      const url = await service.listening();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
       const res = await fetch(`${url}/v1/public/funding:get`, {
@@ -137,7 +99,6 @@ describe("the service process", () => {
     } finally {
       service.child.kill("SIGKILL");
     }
-    // Start-up (the embedded database and its migrations) alone takes over 20 s on a busy machine.
   }, 120_000);
 
   it("stops cleanly on SIGTERM when the tracing collector is unreachable: one warning, database closed, exit 0", async () => {
@@ -146,23 +107,19 @@ describe("the service process", () => {
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const { port: closedPort } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const dataDir = mkdtempSync(join(tmpdir(), "encore-main-"));
+    const dataDir = migratedDataDir();
     const env = {
       PORT: "0",
       METRICS_PORT: "off",
       LOG_LEVEL: "info",
       DATA_DIR: dataDir,
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closedPort}`,
+      // The exporter retries a refused flush until this passes (10 s by default).
+      OTEL_EXPORTER_OTLP_TIMEOUT: "1000",
     };
     const service = start(env);
     try {
-      await waitFor(() => service.output().includes('"msg":"listening"'), "the listener");
-      const url = JSON.parse(
-        service
-          .output()
-          .split("\n")
-          .find((l) => l.includes('"msg":"listening"')) ?? "{}",
-      ).url;
+      const url = await service.listening();
       // One call, so the exporter holds a span to flush at shutdown.
       const call = await fetch(`${url}/v1/public/funding:get`, {
         method: "POST",
@@ -188,10 +145,10 @@ describe("the service process", () => {
     } finally {
       service.child.kill("SIGKILL");
     }
-    const { OTEL_EXPORTER_OTLP_ENDPOINT: _, ...untraced } = env;
+    const { OTEL_EXPORTER_OTLP_ENDPOINT: _, OTEL_EXPORTER_OTLP_TIMEOUT: __, ...untraced } = env;
     const again = start(untraced);
     try {
-      await waitFor(() => again.output().includes('"msg":"listening"'), "the second start");
+      await again.listening();
       again.child.kill("SIGTERM");
       expect(await again.exited).toBe(0);
     } finally {
@@ -236,8 +193,7 @@ describe("the shutdown deadline", () => {
         HTTP_SEND_TIMEOUT_MS: "600000",
       });
       try {
-        await waitFor(() => service.output().includes('"msg":"listening"'), "the listener");
-        const url = /"url":"(http:[^"]+)"/.exec(service.output())?.[1] ?? "";
+        const url = await service.listening();
         // A client that stops reading: 100 pipelined documents (about 28 MB) keep its calls in
         // flight, more than every buffer between it and the service holds.
         const reader = await openRawClient({ port: Number(new URL(url).port) });

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freshDataDir, type ServiceProcess, startService } from "../support/service-process.js";
+import { freshDataDir, migratedDataDir, type ServiceProcess, startService } from "../support/service-process.js";
 
 // Each failure an operator can cause at start is one line naming the setting at fault, exit 1,
 // no stack trace, and never a password.
@@ -74,7 +74,7 @@ describe("start-up failures", { timeout: 90_000 }, () => {
 
 describe("DATA_DIR lock (embedded database)", { timeout: 120_000 }, () => {
   it("refuses a second service on the same DATA_DIR, naming the folder and the first process", async () => {
-    const dataDir = freshDataDir();
+    const dataDir = migratedDataDir();
     const first = start({ DATA_DIR: dataDir });
     await first.listening();
     const line = await refusal({ DATA_DIR: dataDir });
@@ -97,7 +97,7 @@ describe("DATA_DIR lock (embedded database)", { timeout: 120_000 }, () => {
   });
 
   it("takes over the lock of a service that was killed (SIGKILL)", async () => {
-    const dataDir = freshDataDir();
+    const dataDir = migratedDataDir();
     const first = start({ DATA_DIR: dataDir });
     await first.listening();
     first.child.kill("SIGKILL");

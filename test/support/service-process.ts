@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { basename, join } from "node:path";
+import { inject } from "vitest";
+import { ROOT, SERVICE_ENTRY } from "./built-entries.js";
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -17,14 +16,41 @@ export interface ServiceProcess {
   listening(): Promise<string>;
 }
 
+/** An empty DATA_DIR: the service's first start makes the embedded database in it. */
 export const freshDataDir = () => mkdtempSync(join(tmpdir(), "encore-main-"));
 
-/** The service as an operator runs it: its own process, configured only by the environment. */
+// What a running service holds in its DATA_DIR; a copy must not look held.
+const LOCK_FILES = new Set(["service.lock", "service.owner"]);
+
+/**
+ * A DATA_DIR as a first start leaves it (the embedded database made and migrated, the local
+ * secrets written): a copy of the one test/support/built-service.ts made for the run.
+ */
+export function migratedDataDir(): string {
+  const dataDir = freshDataDir();
+  cpSync(inject("migratedDataDir"), dataDir, {
+    recursive: true,
+    filter: (source) => !LOCK_FILES.has(basename(source)),
+  });
+  return dataDir;
+}
+
+/**
+ * The service as an operator runs it: the compiled build in its own process, configured only by
+ * the environment. Without DATA_DIR in `env` it starts on a copy of a migrated one (a restart,
+ * not a first start: tests of the first start pass `freshDataDir()`).
+ */
 export function startService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: root,
-    // METRICS_PORT 0: parallel test files must not contend for the default 9464.
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: freshDataDir(), PORT: "0", METRICS_PORT: "0", ...env },
+  const child = spawn(process.execPath, [SERVICE_ENTRY], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATA_DIR: env.DATA_DIR ?? migratedDataDir(),
+      PORT: "0",
+      // Parallel test files must not contend for the default 9464.
+      METRICS_PORT: "0",
+      ...env,
+    },
   });
   let text = "";
   let errors = "";

@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SteamSimulator } from "../../../src/sim/steam/start-steam-simulator.js";
 import { createSteamSimControl } from "../../../src/sim/steam/steam-sim-control.js";
+import { STEAM_SIM_ENTRY } from "../../support/built-entries.js";
 import { APPID, initTxnForm, KEY, STEAMID, seed, startSim, wireClient } from "./sim-wire.js";
 
 let sim: SteamSimulator;
@@ -124,7 +125,7 @@ describe("npm run steam-sim", () => {
   afterAll(() => void child?.kill("SIGTERM"));
 
   it("prints its base URL and serves the control API there", async () => {
-    child = spawn(process.execPath, ["--import", "tsx", "src/sim/steam/main.ts", "--port", "0"], {
+    child = spawn(process.execPath, [STEAM_SIM_ENTRY, "--port", "0"], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
