@@ -69,6 +69,12 @@ export async function build() {
   cpSync(new URL("prisma/migrations/", root), new URL("prisma/migrations/", dist), { recursive: true });
   // The OpenAPI document the service serves at /openapi.json (src/app.ts reads ../openapi/).
   cpSync(new URL("openapi/", root), new URL("openapi/", dist), { recursive: true });
+  // The browser store page `npm run dev` serves (src/dev/store-page-server.ts), without its tests.
+  rmSync(new URL("clients/", dist), { recursive: true, force: true });
+  cpSync(new URL("clients/browser/", root), new URL("clients/browser/", dist), {
+    recursive: true,
+    filter: (source) => !source.includes("/clients/browser/tests"),
+  });
   // The studio console's static build, served at /console/ (src/server/console-route.ts).
   await viteBuild({ configFile: fileURLToPath(new URL("console/vite.config.ts", root)) });
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);

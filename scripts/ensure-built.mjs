@@ -27,6 +27,7 @@ const SOURCE_DIRS = [
   "openapi",
   "console",
   "clients/ts/src",
+  "clients/browser",
 ];
 // Files that change what the build makes from the same sources: the compiler's settings, the
 // build recipe, and the packages it bundles (the lockfile, and npm's record of what it installed,
