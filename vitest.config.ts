@@ -35,6 +35,11 @@ export default defineConfig({
           // build of the service for the processes tests start (test/support/built-service.ts).
           globalSetup: ["test/support/database-template.ts", "test/support/built-service.ts"],
           pool: "forks",
+          // A worker keeps the modules it loaded from one file to the next: loading the service's
+          // modules again for each of some 150 files was about a third of the run on PGlite
+          // (docs/testing.md). Nothing here mocks a module; each file builds its own service,
+          // database and registries, and restores what process-wide state it changes.
+          isolate: false,
           // Integration files mostly wait (on the database, the simulator, timeouts, child
           // processes): one worker used about 0.7 of a core on a 2-core machine, where vitest's
           // default (cores - 1) runs them one at a time. Two at least keep both cores busy.

@@ -145,8 +145,10 @@ describe("slow and idle clients (issue 9)", () => {
   it("closes an HTTP/2 session with no stream even while its client keeps pinging", async () => {
     const session = http2.connect(server.baseUrl);
     session.on("error", () => {});
+    // Pinging a destroyed session throws: a tick may come after the service ended it, before the
+    // await below ends the interval.
+    const pinging = setInterval(() => session.destroyed || session.ping(() => {}), 50);
     const sessionClosed = new Promise<"closed">((resolve) => session.once("close", () => resolve("closed")));
-    const pinging = setInterval(() => session.ping(() => {}), 50);
     const outcome = await Promise.race([sessionClosed, new Promise((r) => setTimeout(() => r("open"), WELL_PAST))]);
     clearInterval(pinging);
     if (outcome !== "closed") session.destroy();
