@@ -8,6 +8,7 @@ import type { Db } from "./open-database.js";
 import { addPurchaseCredit } from "./purchase-credit.js";
 import { mayMoveInto } from "./purchase-guards.js";
 import { type FindingOf, recordFinding, recordReversal } from "./reconciliation.js";
+import { CREDIT_HEARD } from "./webhook-sources.js";
 
 // Purchases and the money they move (DESIGN 3 "Outstanding", "Settlement"). Every change is
 // conditional on the purchase's previous state, so concurrent completes, sweepers and replicas
@@ -88,21 +89,27 @@ export async function recordTransId(db: DbClient, purchaseId: string, transId: s
  * transaction, so the credit is never without its reason. Returns false when another caller got
  * there first (and then writes nothing).
  */
-export function creditPurchase(
+export async function creditPurchase(
   db: Db,
   purchaseId: string,
   now: Date,
   options: {
     partialRefund?: PartialRefund;
     finding?: FindingOf;
-    /** Run when the purchase was credited: `reversed` when a partial refund was reversed too. */
-    inTransaction?: InTransaction<{ projectId: string; reversed: boolean; sandbox: boolean }>;
+    /**
+     * Issue 16's webhook outbox, run in the credit's transaction when the purchase was credited:
+     * `reversed` when a partial refund was reversed too. The common credit (no partial refund,
+     * no finding) runs it only when something hears it (`CREDIT_HEARD`), and otherwise stays one
+     * statement; the others always run it (it writes only what an endpoint is subscribed to).
+     */
+    ifHeard?: InTransaction<{ projectId: string; reversed: boolean; sandbox: boolean }>;
   } = {},
 ): Promise<boolean> {
-  // The one-statement credit has no room for more writes: a caller's hook (issue 16's webhook
-  // outbox) takes the transaction below.
-  if (!options.partialRefund && !options.finding && !options.inTransaction) {
-    return creditInOneStatement(db, purchaseId, now);
+  if (!options.partialRefund && !options.finding) {
+    // Issue 14: one round trip for the common credit, which also finds out whether the hook must
+    // run; only then does it take the transaction below, which has room for the hook's writes.
+    const outcome = await creditInOneStatement(db, purchaseId, now, options.ifHeard !== undefined);
+    if (outcome !== "heard") return outcome === "credited";
   }
   return db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<
@@ -119,7 +126,7 @@ export function creditPurchase(
     if (options.finding) await recordFinding(tx, { ...options.finding, purchaseId, linkId: row.link_id, now });
     // Spec 1.6 and 8: a sandbox purchase ends CREDITED but moves no money.
     if (row.sandbox) {
-      await options.inTransaction?.(tx, { projectId: row.project_id, reversed: false, sandbox: true });
+      await options.ifHeard?.(tx, { projectId: row.project_id, reversed: false, sandbox: true });
       return true;
     }
     const credit = BigInt(row.credit_nanos);
@@ -138,7 +145,7 @@ export function creditPurchase(
         now,
       });
     }
-    await options.inTransaction?.(tx, { projectId, reversed: partial !== undefined && owed > 0n, sandbox: false });
+    await options.ifHeard?.(tx, { projectId, reversed: partial !== undefined && owed > 0n, sandbox: false });
     return true;
   });
 }
@@ -150,13 +157,25 @@ export function creditPurchase(
  * state change is the guard (only from a non-final state, so a second caller writes nothing),
  * and the PLAYER_TOP_UP entry's unique purchase_id still fails the whole statement should two
  * ever get past it. A sandbox purchase ends CREDITED and moves no money (spec 1.6 and 8).
+ * With `unlessHeard` it credits nothing when something hears the credit, and says so ("heard"):
+ * the same snapshot decides both, so no endpoint or alert can come between them.
  */
-async function creditInOneStatement(db: Db, purchaseId: string, now: Date): Promise<boolean> {
-  const rows = await db.$queryRaw<{ credited: boolean }[]>`
-    WITH credited AS (
+async function creditInOneStatement(
+  db: Db,
+  purchaseId: string,
+  now: Date,
+  unlessHeard: boolean,
+): Promise<"credited" | "heard" | "not open"> {
+  const rows = await db.$queryRaw<{ credited: boolean; heard: boolean }[]>`
+    WITH heard AS (
+      SELECT ${unlessHeard} AND ${CREDIT_HEARD} AS heard
+        FROM purchases p JOIN campaigns c ON c.id = p.campaign_id
+       WHERE p.id = ${purchaseId} AND p.state IN ('INITIATED', 'AUTHORIZED')
+    ), credited AS (
       UPDATE purchases p SET state = 'CREDITED', credit_time = ${now}, update_time = ${now}
         FROM campaigns c
        WHERE p.id = ${purchaseId} AND p.state IN ('INITIATED', 'AUTHORIZED') AND c.id = p.campaign_id
+         AND NOT EXISTS (SELECT 1 FROM heard WHERE heard)
       RETURNING p.link_id, p.credit_nanos, p.sandbox, c.project_id, c.campaign_key
     ), announced AS (
       SELECT pg_notify(${FUNDING_CHANGED_CHANNEL}, campaign_key) FROM credited WHERE NOT sandbox
@@ -177,8 +196,10 @@ async function creditInOneStatement(db: Db, purchaseId: string, now: Date): Prom
         FROM credited WHERE distributor_links.id = credited.link_id AND NOT credited.sandbox
       RETURNING 1
     )
-    SELECT EXISTS (SELECT 1 FROM credited) AS credited, (SELECT count(*) FROM announced) AS announced`;
-  return rows[0]?.credited === true;
+    SELECT EXISTS (SELECT 1 FROM credited) AS credited, EXISTS (SELECT 1 FROM heard WHERE heard) AS heard,
+           (SELECT count(*) FROM announced) AS announced`;
+  const row = rows[0];
+  return row?.credited ? "credited" : row?.heard ? "heard" : "not open";
 }
 
 /**

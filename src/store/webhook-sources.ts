@@ -1,3 +1,4 @@
+import { Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 
 // Issue 16: what a webhook event is written from, read inside the transaction of the change it
@@ -63,18 +64,14 @@ export async function setRunwayLow(db: DbClient, campaignId: string, low: boolea
 }
 
 /**
- * Whether crediting a purchase of the campaign can write to the webhook outbox: an ACTIVE
+ * Whether crediting a purchase of campaign `c` can write to the webhook outbox: an ACTIVE
  * endpoint of its account hears purchase.credited or purchase.reversed, or the campaign's
- * runway alert is set or raised (a credit may fire or clear it). When not, the credit keeps its
- * one-statement path (issue 14). An endpoint created while a credit commits may miss it, as it
- * may when the outbox's own count runs in the credit's transaction (docs/webhooks.md).
+ * runway alert is set or raised (a credit may fire or clear it). When not, the credit stays one
+ * statement (issue 14), which evaluates this itself (store/purchases.ts). An endpoint created
+ * while a credit commits may miss it, as it may when the outbox's own count runs in the credit's
+ * transaction (docs/webhooks.md).
  */
-export async function creditHasListeners(db: DbClient, campaignId: string): Promise<boolean> {
-  const rows = await db.$queryRaw<{ heard: boolean }[]>`
-    SELECT c.runway_alert_days > 0 OR c.runway_low OR EXISTS (
-             SELECT 1 FROM webhook_endpoints e
-              WHERE e.account_id = c.account_id AND e.state = 'ACTIVE'
-                AND e.event_types && ARRAY['purchase.credited', 'purchase.reversed']::text[]) AS heard
-      FROM campaigns c WHERE c.id = ${campaignId}`;
-  return rows[0]?.heard === true;
-}
+export const CREDIT_HEARD = Prisma.sql`(c.runway_alert_days > 0 OR c.runway_low OR EXISTS (
+  SELECT 1 FROM webhook_endpoints e
+   WHERE e.account_id = c.account_id AND e.state = 'ACTIVE'
+     AND e.event_types && ARRAY['purchase.credited', 'purchase.reversed']::text[]))`;

@@ -147,12 +147,7 @@ async function apply(
 ): Promise<SettleResult> {
   const { step, txn } = end;
   const now = deps.now();
-  // Issue 16 with issue 14: a credit no webhook endpoint or runway alert can hear of keeps the
-  // one-statement path; otherwise its events commit with it.
-  const events =
-    step === "credit" && (await deps.webhookEvents?.creditHasListeners(deps.db, purchase.campaignId))
-      ? deps.webhookEvents
-      : undefined;
+  const events = deps.webhookEvents;
   // Settled and partly refunded before we credited (issue 15): credit with its reversal.
   const partialRefund = txn?.status === "PartialRefund" ? { row: txn, platformTime: new Date(txn.time) } : undefined;
   const moved =
@@ -160,9 +155,10 @@ async function apply(
       ? await creditPurchase(deps.db, purchase.id, now, {
           partialRefund,
           finding: end.finding,
-          // Issue 16: purchase.credited commits with the credit.
+          // Issue 16: purchase.credited commits with the credit (when something hears it: issue
+          // 14 keeps a credit nobody hears one statement).
           ...(events && {
-            inTransaction: (tx, credit) => events.purchaseCredited(tx, { purchaseId: purchase.id, ...credit }, now),
+            ifHeard: (tx, credit) => events.purchaseCredited(tx, { purchaseId: purchase.id, ...credit }, now),
           }),
         })
       : await endPurchase(deps.db, purchase.id, stateAfter(step), now, end.guard ?? "open");

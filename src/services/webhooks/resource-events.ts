@@ -17,7 +17,6 @@ import { findPurchase, readFunding } from "../../store/purchases-read.js";
 import { findTransfer } from "../../store/transfers.js";
 import {
   campaignAccount,
-  creditHasListeners,
   linkAccount,
   lockRunwayAlert,
   purchaseOwner,
@@ -154,6 +153,5 @@ export const webhookEvents: WebhookEvents = {
   transferState: emitTransferState,
   linkCredentialInvalid: emitLinkCredentialInvalid,
   settlementRecorded: emitSettlementRecorded,
-  creditHasListeners,
   checkRunway,
 };

@@ -1,6 +1,5 @@
 import type { Prisma } from "../../../gen/prisma/client.js";
 import type { WebhookEventType } from "../../domain/webhook-events.js";
-import type { DbClient } from "../../store/db-client.js";
 import type { SettlementRow } from "../../store/links.js";
 
 type Tx = Prisma.TransactionClient;
@@ -30,8 +29,6 @@ export interface WebhookEvents {
   transferState(tx: Tx, transferId: string, now: Date): Promise<void>;
   linkCredentialInvalid(tx: Tx, linkId: string, now: Date): Promise<void>;
   settlementRecorded(tx: Tx, link: { accountId: string; linkId: string }, row: SettlementRow, now: Date): Promise<void>;
-  /** Whether a credit on the campaign can write an event (else it needs no transaction). */
-  creditHasListeners(db: DbClient, campaignId: string): Promise<boolean>;
   /** campaign.runway_low once per crossing below the campaign's threshold. */
   checkRunway(tx: Tx, projectId: string, now: Date): Promise<void>;
 }
