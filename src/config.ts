@@ -13,6 +13,9 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
       .optional(),
+    // Statements prepared once per connection (issue 14); off behind a pooler that cannot keep
+    // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
+    DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
     DATA_DIR: z.string().min(1).default("./.data"),
     STEAM_API_URL: url.default("https://partner.steam-api.com"),
     STEAM_STORE_URL: url.default("https://store.steampowered.com"),
@@ -247,7 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL
-      ? { kind: "postgres" as const, url: e.DATABASE_URL }
+      ? { kind: "postgres" as const, url: e.DATABASE_URL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS === "on" }
       : { kind: "pglite" as const, dataDir: e.DATA_DIR },
     dataDir: e.DATA_DIR,
     steam: { apiUrl: e.STEAM_API_URL, storeUrl: e.STEAM_STORE_URL, timeoutMs: e.STEAM_TIMEOUT_MS },

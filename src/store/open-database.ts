@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PrismaClient } from "../../gen/prisma/client.js";
 import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
 import type { SqlRunner } from "./sql-runner.js";
+import { statementNames } from "./statement-names.js";
 
 export type Db = PrismaClient;
 
@@ -29,7 +30,8 @@ export interface PoolStats {
 }
 
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string; poolSize?: number }
+  /** `preparedStatements` (default true): each connection prepares a statement text once. */
+  | { kind: "postgres"; url: string; poolSize?: number; preparedStatements?: boolean }
   /**
    * `dataDir` undefined: in memory (tests), starting from `loadDataDir` when given (a data folder
    * PGlite's dumpDataDir wrote: the tests' migrated template).
@@ -48,7 +50,7 @@ export interface OpenOptions {
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   const database =
     target.kind === "postgres"
-      ? await openPostgres(target.url, target.poolSize, options.onIdleConnectionError ?? (() => {}))
+      ? await openPostgres(target, options.onIdleConnectionError ?? (() => {}))
       : await openPglite(target.dataDir, target.loadDataDir);
   // Closing twice is harmless (a shutdown path and a test teardown may both close).
   let closed: Promise<void> | undefined;
@@ -62,14 +64,18 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
 
 // Each kind's driver is loaded only when used: a start loads one of the two (docs/performance.md).
 async function openPostgres(
-  url: string,
-  poolSize: number | undefined,
+  target: Extract<DatabaseTarget, { kind: "postgres" }>,
   onIdleError: (error: Error) => void,
 ): Promise<Database> {
+  const { url, poolSize, preparedStatements = true } = target;
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   const pool = new pg.Pool({ connectionString: url, max: poolSize ?? 10 });
   pool.on("error", onIdleError);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // The adapter types the generator as always naming; undefined (past the limit) runs unnamed.
+  const statementNameGenerator = preparedStatements
+    ? (statementNames() as (query: { sql: string }) => string)
+    : undefined;
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator }) });
   return {
     kind: "postgres",
     prisma,
