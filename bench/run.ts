@@ -1,8 +1,10 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
+import { isLocalServer, postgresCpuMs, postgresCpuSince, processCpuMs } from "./process-cpu.js";
 import { mintPlayers, percentile, runPurchaseLoad } from "./purchase-load.js";
 import { measureStartToReady, type StartTime, type StartTimes } from "./start-to-ready.js";
 import type { BenchShop, TargetName } from "./targets.js";
@@ -94,6 +96,8 @@ interface Row {
   cpuMsPerOp?: number;
   queriesPerOp?: number;
   ratio?: string;
+  /** The purchase load's other parties' CPU per purchase (PostgreSQL only when it is local). */
+  othersCpuMsPerOp?: { postgres?: number; simulator: number; loadGenerator: number };
 }
 
 interface TargetStats {
@@ -165,6 +169,9 @@ async function measurePurchases(
     const players = await mintPlayers(simReady.url, ready.shops, PLAYERS);
     await runPurchaseLoad(ready.port, players, WARMUP_S);
     await ask(child, "mark", "marked");
+    const postgresBefore = serverUrl && isLocalServer(serverUrl) ? postgresCpuMs() : undefined;
+    const simulatorBefore = processCpuMs(sim.pid ?? 0);
+    const loadBefore = process.cpuUsage();
     const sampler = onRss
       ? setInterval(
           () => void ask<TargetStats>(child, "stats", "stats").then((s) => onRss(s.lastRssBytes / 2 ** 20)),
@@ -173,9 +180,16 @@ async function measurePurchases(
       : undefined;
     const load = await runPurchaseLoad(ready.port, players, seconds);
     clearInterval(sampler);
+    const loadCpu = process.cpuUsage(loadBefore);
+    const othersCpuMsPerOp = {
+      postgres: postgresBefore && postgresCpuSince(postgresBefore) / load.purchases,
+      simulator: (processCpuMs(sim.pid ?? 0) - simulatorBefore) / load.purchases,
+      loadGenerator: (loadCpu.user + loadCpu.system) / 1000 / load.purchases,
+    };
     const stats = await ask<TargetStats>(child, "stats", "stats");
     if (load.firstError) console.error(`${label}: ${load.errors} failed, the first: ${load.firstError}`);
     return {
+      othersCpuMsPerOp,
       label,
       rate: load.purchases / load.seconds,
       p50: percentile(load.latenciesMs, 50),
@@ -340,6 +354,23 @@ async function loadAll(): Promise<void> {
         r.ratio ?? "",
       ].join(" | "),
     );
+  }
+  const split = rows.filter((r) => r.othersCpuMsPerOp !== undefined);
+  if (split.length > 0) {
+    console.log(
+      "\nCPU a purchase by process (user + system, ms): the parties share this machine's cores, which bound the purchases a second",
+    );
+    for (const r of split) {
+      const { postgres, simulator, loadGenerator } = r.othersCpuMsPerOp ?? { simulator: 0, loadGenerator: 0 };
+      const total = (r.cpuMsPerOp ?? 0) + (postgres ?? 0) + simulator + loadGenerator;
+      const bound =
+        postgres === undefined
+          ? "PostgreSQL is not on this machine"
+          : `${total.toFixed(2)} ms in all: ${availableParallelism()} cores allow at most ${((1000 * availableParallelism()) / total).toFixed(0)}/s`;
+      console.log(
+        `${r.label}: service ${fixed(r.cpuMsPerOp, 2)}, PostgreSQL ${fixed(postgres, 2) || "n/a"}, simulator ${simulator.toFixed(2)}, load generator ${loadGenerator.toFixed(2)}; ${bound}`,
+      );
+    }
   }
   if (targets.length > 0) {
     console.log("\ntargets (issue 14):");
