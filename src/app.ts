@@ -32,6 +32,7 @@ import { createCors } from "./server/cors.js";
 import { createRequestHandler } from "./server/create-request-handler.js";
 import { createAuditInterceptor } from "./server/interceptors/audit.js";
 import { createAuthenticateInterceptor } from "./server/interceptors/authenticate.js";
+import { createFundingWritesInterceptor } from "./server/interceptors/funding-writes.js";
 import { createRateLimit, describeRateLimitStatus } from "./server/interceptors/rate-limit.js";
 import { createRequestLogInterceptor } from "./server/interceptors/request-log.js";
 import { requiredFieldsInterceptor } from "./server/interceptors/required-fields.js";
@@ -45,7 +46,7 @@ import { createOperatorAuditService } from "./services/audit/operator-audit-serv
 import { createBillingService } from "./services/billing/billing-service.js";
 import { createCampaignService } from "./services/campaign/campaign-service.js";
 import type { ServiceDeps } from "./services/deps.js";
-import { createFundingChanges } from "./services/funding-changes.js";
+import { createFundingChanges, type FundingChanges } from "./services/funding-changes.js";
 import { createHostingService } from "./services/hosting/hosting-service.js";
 import { operationTypes } from "./services/operations/operation-types.js";
 import { createOperationsService } from "./services/operations/operations-service.js";
@@ -58,7 +59,7 @@ import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
 import { insertAuditEvent } from "./store/audit-events.js";
 import { readBacklog } from "./store/backlog.js";
-import { FUNDING_CHANGED_CHANNEL } from "./store/funding-channel.js";
+import { announceEveryCampaignChanged, EVERY_CAMPAIGN, FUNDING_CHANGED_CHANNEL } from "./store/funding-channel.js";
 import type { Database } from "./store/open-database.js";
 import { createMetrics, type Metrics } from "./telemetry/metrics.js";
 import { createSteamObserver } from "./telemetry/platform-observer.js";
@@ -88,6 +89,8 @@ export interface App {
   webhookDelivery: Pick<WebhookDeliveryJob, "runOnce">;
   /** This app's Prometheus series (served by the metrics listener, docs/deploy.md). */
   metrics: Metrics;
+  /** What makes the public read cache forget (issue 14): tests give it to jobs they run. */
+  fundingChanges: FundingChanges;
   /** Starts background jobs. */
   start(): void;
   /**
@@ -149,9 +152,13 @@ export function createApp(options: AppOptions): App {
   });
   // Public funding changed by a credit here or on another replica (PostgreSQL LISTEN; PGlite is
   // one process's alone): the public read cache forgets the campaign (issue 14).
-  const fundingChanges = createFundingChanges();
+  const fundingChanges = createFundingChanges({
+    ...(database.listen && { announceToReplicas: () => announceEveryCampaignChanged(database.prisma) }),
+    onAnnounceFailed: (error) =>
+      logger.warn({ err: error }, "funding change notifications: other replicas not told; their cache expires"),
+  });
   const fundingListener = database.listen?.(FUNDING_CHANGED_CHANNEL, {
-    onNotify: (campaignKey) => fundingChanges.changed(campaignKey),
+    onNotify: (payload) => (payload === EVERY_CAMPAIGN ? fundingChanges.changedAll() : fundingChanges.changed(payload)),
     onListening: () => fundingChanges.changedAll(),
     onError: (error) => logger.warn({ err: error }, "funding change notifications: connection failed; retrying"),
   });
@@ -214,7 +221,8 @@ export function createApp(options: AppOptions): App {
     // First to last on the way in: the trace span (when tracing is on), count and time, record
     // writes and failed authentications in the audit log (issue 16), log (and contain
     // unexpected failures), rate limit public calls before any work (spec 8), refuse text the
-    // store cannot hold, authenticate management calls, then validate required fields.
+    // store cannot hold, authenticate management calls, validate required fields, and after a
+    // management write forget the public reads it may have changed (issue 14).
     interceptors: [
       ...(tracer ? [createTraceInterceptor(tracer)] : []),
       createRpcMetricsInterceptor(metrics),
@@ -229,6 +237,7 @@ export function createApp(options: AppOptions): App {
       textFieldsInterceptor,
       createAuthenticateInterceptor({ db: database.prisma, operatorToken: secrets.operatorToken, now }),
       requiredFieldsInterceptor,
+      createFundingWritesInterceptor(fundingChanges),
     ],
     maxBodyBytes: MAX_BODY_BYTES,
     beforeRestBody: observeBeforeBody(rateLimit.admitBeforeBody, metrics, logger),
@@ -256,6 +265,7 @@ export function createApp(options: AppOptions): App {
     handler,
     webhookDelivery,
     metrics,
+    fundingChanges,
     start() {
       for (const job of jobs) job.start();
     },

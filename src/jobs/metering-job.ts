@@ -38,7 +38,11 @@ export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
     // Every pass moves each resource it takes forward, so the work list shrinks to nothing.
     for (;;) {
       const ids = await resourcesBehind(deps.db, { until, take: options.batchSize ?? DEFAULT_BATCH });
-      if (ids.length === 0) return report;
+      if (ids.length === 0) {
+        // Usage lowers balances and raises the seven-day spend that funding answers (issue 14).
+        if (report.chargedNanos > 0n) await deps.fundingChanges?.announceAll();
+        return report;
+      }
       for (const resourceId of ids) {
         report.chargedNanos += await meterResource(deps.db, {
           resourceId,

@@ -32,7 +32,10 @@ export function createTransferMover(options: TransferMoverOptions): TransferMove
     if (!lease) return 0;
     const maxItems = turn.maxItems ?? options.itemsPerTurn ?? DEFAULT_ITEMS_PER_TURN;
     // After stop(), a turn in progress finishes the item in hand, settles and lets go.
-    return workTransfer(deps, lease, { maxItems, stopping: job.stopping });
+    const moved = await workTransfer(deps, lease, { maxItems, stopping: job.stopping });
+    // Moving credit and readying the campaign change what funding answers (issue 14).
+    if (moved > 0) await deps.fundingChanges?.announceAll();
+    return moved;
   }
 
   const job = createIntervalJob({

@@ -5,7 +5,7 @@ import type { Job } from "./job.js";
 import { type VerifyResult, verifyCampaign } from "./verify-campaign.js";
 
 export interface VerificationJobOptions {
-  deps: Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "logger" | "webhookEvents">;
+  deps: Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "logger" | "webhookEvents" | "fundingChanges">;
   /** Time between passes over campaigns in VERIFYING. */
   intervalMs: number;
   /** How long one replica holds a campaign; a crashed replica's campaigns come back after it. */
@@ -42,6 +42,9 @@ export function createVerificationJob(options: VerificationJobOptions): Verifica
     });
     const results: VerifyResult[] = [];
     for (const task of tasks) results.push(await verifyOne(task));
+    // A verified or refused campaign answers funding and offers differently (issue 14).
+    if (results.some((result) => result === "VERIFIED" || result === "NEEDS_REVIEW"))
+      await deps.fundingChanges?.announceAll();
     return results;
   }
 

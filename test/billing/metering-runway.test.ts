@@ -62,3 +62,29 @@ describe("metering: running resources pay their hourly price, and the runway fol
     expect(await server.db.ledgerEntry.count({ where: { projectId: project.id } })).toBe(50);
   });
 });
+
+describe("metering with the public read cache on (issue 14)", () => {
+  let server: QuietServer;
+  beforeAll(async () => {
+    // A minute: a cached answer from before the charge would last the whole test.
+    server = await startQuietServer(T0, { PUBLIC_READ_CACHE_MS: "60000" });
+  });
+  afterAll(() => server.close());
+
+  it("makes funding:get forget its cached answers once it charged", async () => {
+    server.clock.now = T0;
+    const studio = await seedStudio(server.db, { ready: true, visibility: "RUNWAY", balanceNanos: 168n * DOLLAR });
+    await seedResource(server.db, studio.accountId, studio.projectId, {
+      gameId: studio.gameId,
+      hourlyPriceNanos: DOLLAR,
+      createTime: T0,
+    });
+    const read = () => server.rest("POST", "/v1/public/funding:get", "", { campaignKey: studio.campaignKey });
+    // The clock stays put from here: the cache's age is measured on it.
+    server.clock.now = new Date(T0.getTime() + 24 * HOUR + 30 * 60_000);
+    const before = await read();
+    expect(before.body).not.toMatchObject({ runwayDays: "42" });
+    expect((await server.metering().runOnce()).chargedNanos).toBe(24n * DOLLAR);
+    expect((await read()).body).toMatchObject({ funded: true, runwayDays: "42" });
+  });
+});

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
 import { DOLLAR } from "../support/seed.js";
 import type { SeededShop } from "../support/seed-purchases.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { ownerClient } from "./owner-client.js";
 import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
 
 // Issue 14: a public read served from the cache never contradicts a credit the service made.
@@ -75,5 +77,61 @@ describe("funding:get after a credit, with the public read cache on", () => {
     await f.db.project.update({ where: { id: other.projectId }, data: { balanceNanos: 9n * DOLLAR } });
     await buy(bought);
     expect(await funding(f.server, other)).toEqual(cached);
+  });
+});
+
+// Writes that name no campaign key (a studio's or the operator's) forget every cached answer.
+describe("funding:get and offers:list after a management write, with the public read cache on", () => {
+  let f: PurchaseFixture;
+  let replica: TestServer;
+  beforeAll(async () => {
+    f = await startPurchaseFixture({ PUBLIC_READ_CACHE_MS: CACHE_MS });
+    replica = await startTestServer({
+      db: f.server.db,
+      env: { STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, PUBLIC_READ_CACHE_MS: CACHE_MS },
+    });
+  });
+  afterAll(async () => {
+    await replica?.close();
+    await f?.close();
+  });
+
+  const read = async (server: TestServer, path: "funding:get" | "offers:list", shop: SeededShop) => {
+    const res = await server.rest("POST", `/v1/public/${path}`, { campaignKey: shop.campaignKey });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const campaignName = (shop: SeededShop) => `accounts/${shop.accountId}/campaigns/${shop.campaignId}`;
+
+  it("answers a studio's change at once on the replica that made it, and on another once notified", async (context) => {
+    const shop = await f.shop({ balanceNanos: 5n * DOLLAR });
+    const owner = await ownerClient(f, shop.accountId);
+    expect(await read(f.server, "funding:get", shop)).toMatchObject({ balance: { units: "5" } });
+    const offers = await read(f.server, "offers:list", shop);
+    expect(await read(replica, "funding:get", shop)).toMatchObject({ balance: { units: "5" } });
+
+    await owner.updateCampaign({
+      campaign: { name: campaignName(shop), fundingVisibility: FundingVisibility.FUNDED_ONLY },
+      updateMask: { paths: ["funding_visibility"] },
+    });
+    const offer = `${campaignName(shop)}/offers/${shop.offerId}`;
+    await owner.updateOffer({ offer: { name: offer, displayName: "Renamed" }, updateMask: { paths: ["display_name"] } });
+
+    expect(await read(f.server, "funding:get", shop)).toMatchObject({ visibility: "FUNDING_VISIBILITY_FUNDED_ONLY" });
+    expect(await read(f.server, "offers:list", shop)).not.toEqual(offers);
+    expect(JSON.stringify(await read(f.server, "offers:list", shop))).toContain("Renamed");
+    if (!onPostgres(f.server.db)) return context.skip();
+    // The replica's cached answer would last the whole minute without the notification.
+    await expect
+      .poll(() => read(replica, "funding:get", shop), { timeout: 20_000, interval: 50 })
+      .toMatchObject({ visibility: "FUNDING_VISIBILITY_FUNDED_ONLY" });
+  });
+
+  it("keeps serving reads from the cache between writes", async () => {
+    const shop = await f.shop({ balanceNanos: 5n * DOLLAR });
+    const cached = await read(f.server, "funding:get", shop);
+    // Behind the service's back: no write of the service, so only the cache's expiry would show it.
+    await f.db.project.update({ where: { id: shop.projectId }, data: { balanceNanos: 9n * DOLLAR } });
+    expect(await read(f.server, "funding:get", shop)).toEqual(cached);
   });
 });

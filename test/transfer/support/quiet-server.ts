@@ -77,6 +77,7 @@ export async function startQuietServer(start: Date, env: Record<string, string> 
     config,
     logger,
     webhookEvents,
+    fundingChanges: app.fundingChanges,
   };
   const jobs: { stop(): Promise<void> }[] = [];
   const registry = operationTypes();
