@@ -115,7 +115,10 @@ describe("funding:get and offers:list after a management write, with the public 
       updateMask: { paths: ["funding_visibility"] },
     });
     const offer = `${campaignName(shop)}/offers/${shop.offerId}`;
-    await owner.updateOffer({ offer: { name: offer, displayName: "Renamed" }, updateMask: { paths: ["display_name"] } });
+    await owner.updateOffer({
+      offer: { name: offer, displayName: "Renamed" },
+      updateMask: { paths: ["display_name"] },
+    });
 
     expect(await read(f.server, "funding:get", shop)).toMatchObject({ visibility: "FUNDING_VISIBILITY_FUNDED_ONLY" });
     expect(await read(f.server, "offers:list", shop)).not.toEqual(offers);
