@@ -279,3 +279,29 @@ describe("MODE_MOVE: in the background, item by item", () => {
     expect((await operations(studio.tokens.OWNER).getOperation({ name: operation.name })).done).toBe(true);
   });
 });
+
+describe("MODE_MOVE with the public read cache on (issue 14)", () => {
+  let server: QuietServer;
+  beforeAll(async () => {
+    // A minute on a clock that stays put: a cached answer would last the whole test.
+    server = await startQuietServer(T0, { PUBLIC_READ_CACHE_MS: "60000" });
+  });
+  afterAll(() => server.close());
+
+  it("makes funding:get forget its cached answer when the mover finishes the transfer", async () => {
+    const studio = await seedStudio(server.db);
+    const mixed = await seedMixedProject(server.db, studio, { downRegion: "cache-down", createTime: server.clock.now });
+    await server.client(CampaignService, studio.tokens.OWNER).startTransfer({
+      name: studio.name,
+      sourceProject: mixed.name,
+      mode: Transfer_Mode.MOVE,
+      resources: [mixed.address],
+      acknowledgeWarnings: true,
+    });
+    const funding = async () =>
+      (await server.rest("POST", "/v1/public/funding:get", "", { campaignKey: studio.campaignKey })).body;
+    expect(await funding()).toMatchObject({ unavailableReason: "CAMPAIGN_NOT_READY" });
+    while ((await server.mover().runOnce()) > 0) {}
+    expect((await funding()).unavailableReason).not.toBe("CAMPAIGN_NOT_READY");
+  });
+});
