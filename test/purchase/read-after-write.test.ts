@@ -12,27 +12,29 @@ import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.j
 // from before the credit would keep answering it for the whole test.
 const CACHE_MS = "60000";
 
-describe("funding:get after a credit, with the public read cache on", () => {
-  let f: PurchaseFixture;
-  let replica: TestServer;
-  beforeAll(async () => {
-    f = await startPurchaseFixture({ PUBLIC_READ_CACHE_MS: CACHE_MS });
-    // A second replica over the same database and platform, with its own cache.
-    replica = await startTestServer({
-      db: f.server.db,
-      env: { STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, PUBLIC_READ_CACHE_MS: CACHE_MS },
-    });
+let f: PurchaseFixture;
+let replica: TestServer;
+beforeAll(async () => {
+  f = await startPurchaseFixture({ PUBLIC_READ_CACHE_MS: CACHE_MS });
+  // A second replica over the same database and platform, with its own cache.
+  replica = await startTestServer({
+    db: f.server.db,
+    env: { STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, PUBLIC_READ_CACHE_MS: CACHE_MS },
   });
-  afterAll(async () => {
-    await replica?.close();
-    await f?.close();
-  });
+});
+afterAll(async () => {
+  await replica?.close();
+  await f?.close();
+});
 
-  const funding = async (server: TestServer, shop: SeededShop) => {
-    const res = await server.rest("POST", "/v1/public/funding:get", { campaignKey: shop.campaignKey });
-    expect(res.status).toBe(200);
-    return res.body;
-  };
+const read = async (server: TestServer, path: "funding:get" | "offers:list", shop: SeededShop) => {
+  const res = await server.rest("POST", `/v1/public/${path}`, { campaignKey: shop.campaignKey });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+describe("funding:get after a credit, with the public read cache on", () => {
+  const funding = (server: TestServer, shop: SeededShop) => read(server, "funding:get", shop);
 
   /** Buys the shop's offer through `server` (begin, the overlay approves, complete): the answer's funding. */
   async function buy(shop: SeededShop) {
@@ -82,25 +84,6 @@ describe("funding:get after a credit, with the public read cache on", () => {
 
 // Writes that name no campaign key (a studio's or the operator's) forget every cached answer.
 describe("funding:get and offers:list after a management write, with the public read cache on", () => {
-  let f: PurchaseFixture;
-  let replica: TestServer;
-  beforeAll(async () => {
-    f = await startPurchaseFixture({ PUBLIC_READ_CACHE_MS: CACHE_MS });
-    replica = await startTestServer({
-      db: f.server.db,
-      env: { STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, PUBLIC_READ_CACHE_MS: CACHE_MS },
-    });
-  });
-  afterAll(async () => {
-    await replica?.close();
-    await f?.close();
-  });
-
-  const read = async (server: TestServer, path: "funding:get" | "offers:list", shop: SeededShop) => {
-    const res = await server.rest("POST", `/v1/public/${path}`, { campaignKey: shop.campaignKey });
-    expect(res.status).toBe(200);
-    return res.body;
-  };
   const campaignName = (shop: SeededShop) => `accounts/${shop.accountId}/campaigns/${shop.campaignId}`;
 
   it("answers a studio's change at once on the replica that made it, and on another once notified", async (context) => {

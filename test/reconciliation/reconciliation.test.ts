@@ -478,11 +478,8 @@ describe("reconciliation with Steam's report", () => {
     await Promise.all([a.steam.close(), b.steam.close()]);
   });
 
-  it.runIf(onPostgres)("two passes over one link at once (a lease overtaken) still reverse once", async () => {
-    const s = await shop();
-    const purchases = [];
-    for (let n = 0; n < 3; n++) purchases.push(await creditedPurchase(f, s));
-    for (const p of purchases) await f.sim.control.setOrderStatus(p.orderId, "Refunded");
+  /** Two replicas reconcile the shop's link at the same moment, a page of one row at a time. */
+  async function twoPassesAtOnce(s: SeededShop) {
     const clock = testClock();
     const [a, b] = [replica(f, clock), replica(f, clock)];
     const link = await f.db.distributorLink.findUniqueOrThrow({ where: { id: s.linkId } });
@@ -493,13 +490,24 @@ describe("reconciliation with Steam's report", () => {
       createTime: link.createTime,
       leaseUntil: clock.now,
     };
-    const reports = await Promise.all([a, b].map((r) => reconcileLink(r.deps, task, { pageSize: 1 })));
+    try {
+      return await Promise.all([a, b].map((r) => reconcileLink(r.deps, task, { pageSize: 1 })));
+    } finally {
+      await Promise.all([a.steam.close(), b.steam.close()]);
+    }
+  }
+
+  it.runIf(onPostgres)("two passes over one link at once (a lease overtaken) still reverse once", async () => {
+    const s = await shop();
+    const purchases = [];
+    for (let n = 0; n < 3; n++) purchases.push(await creditedPurchase(f, s));
+    for (const p of purchases) await f.sim.control.setOrderStatus(p.orderId, "Refunded");
+    const reports = await twoPassesAtOnce(s);
     expect(reports.every((r) => r.drained)).toBe(true);
     expect(reports.reduce((n, r) => n + r.reversed, 0)).toBe(3);
     expect(await reversalEntries(s)).toHaveLength(3);
     expect(await balance(s)).toBe(0n);
     await expectInvariants(f.db, s);
-    await Promise.all([a.steam.close(), b.steam.close()]);
   });
 
   it.runIf(onPostgres)("two passes at once credit each order the service ended FAILED once", async () => {
@@ -507,23 +515,12 @@ describe("reconciliation with Steam's report", () => {
     const ended = [];
     for (let n = 0; n < 3; n++) ended.push(await endedPurchase(s, "FAILED"));
     for (const p of ended) await f.sim.control.setOrderStatus(p.orderId, "Succeeded");
-    const clock = testClock();
-    const [a, b] = [replica(f, clock), replica(f, clock)];
-    const link = await f.db.distributorLink.findUniqueOrThrow({ where: { id: s.linkId } });
-    const task = {
-      linkId: s.linkId,
-      sandbox: false,
-      publisherKeyEncrypted: link.publisherKeyEncrypted,
-      createTime: link.createTime,
-      leaseUntil: clock.now,
-    };
-    const reports = await Promise.all([a, b].map((r) => reconcileLink(r.deps, task, { pageSize: 1 })));
+    const reports = await twoPassesAtOnce(s);
     expect(reports.every((r) => r.drained)).toBe(true);
     expect(reports.reduce((n, r) => n + r.settled, 0)).toBe(3);
     expect(await f.db.ledgerEntry.count({ where: { projectId: s.projectId, type: "PLAYER_TOP_UP" } })).toBe(3);
     expect(await f.db.reconciliationFinding.count({ where: { linkId: s.linkId } })).toBe(3);
     expect(await balance(s)).toBe(3n * CREDIT);
-    await Promise.all([a.steam.close(), b.steam.close()]);
   });
 
   it("writes a credit from the report and the finding that says why in one transaction", async () => {
