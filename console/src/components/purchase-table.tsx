@@ -1,9 +1,9 @@
 import { useQuery } from "@connectrpc/connect-query";
 import { CampaignService, Purchase_Reversal_Kind } from "@encore-campaigns/client";
-import { useState } from "react";
 import { formatUsd } from "../money";
 import { formatTime } from "../time";
 import { PURCHASE_STATE } from "../words";
+import { Pager, usePages } from "./pager";
 import { Empty, ErrorNote, Loading } from "./status";
 import { TableScroll } from "./table-scroll";
 
@@ -29,14 +29,8 @@ export function PurchaseTable({
   filter?: string;
   paged?: boolean;
 }) {
-  // The tokens of the pages before this one; the first page has none.
-  const [tokens, setTokens] = useState<string[]>([]);
-  const [shownFilter, setShownFilter] = useState(filter);
-  if (shownFilter !== filter) {
-    setShownFilter(filter);
-    setTokens([]);
-  }
-  const pageToken = tokens[tokens.length - 1] ?? "";
+  const pages = usePages(filter);
+  const { pageToken } = pages;
   const purchases = useQuery(
     CampaignService.method.listPurchases,
     { parent: campaign, pageSize, pageToken, filter },
@@ -81,27 +75,7 @@ export function PurchaseTable({
           </table>
         </TableScroll>
       )}
-      {paged && (
-        <nav className="pager" aria-label="Pages of purchases">
-          <button
-            type="button"
-            className="secondary"
-            disabled={tokens.length === 0}
-            onClick={() => setTokens(tokens.slice(0, -1))}
-          >
-            Newer
-          </button>
-          <span>Page {tokens.length + 1}</span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!page.nextPageToken}
-            onClick={() => setTokens([...tokens, page.nextPageToken])}
-          >
-            Older
-          </button>
-        </nav>
-      )}
+      {paged && <Pager label="Pages of purchases" pages={pages} nextPageToken={page.nextPageToken} />}
     </>
   );
 }

@@ -6,10 +6,10 @@ import {
   type WebhookEndpoint,
   WebhookService,
 } from "@encore-campaigns/client";
-import { useState } from "react";
 import { useCaller } from "../caller";
 import { formatTime } from "../time";
 import { WEBHOOK_DELIVERY_STATE } from "../words";
+import { Pager, usePages } from "./pager";
 import { Done, Empty, ErrorNote, Loading } from "./status";
 import { TableScroll } from "./table-scroll";
 
@@ -24,8 +24,8 @@ function formatLatency(latency: Duration | undefined): string {
 }
 
 export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
-  const [tokens, setTokens] = useState<string[]>([]);
-  const pageToken = tokens[tokens.length - 1] ?? "";
+  const pages = usePages();
+  const { pageToken } = pages;
   const deliveries = useQuery(
     WebhookService.method.listWebhookDeliveries,
     { parent: endpoint.name, pageSize: PAGE_SIZE, pageToken },
@@ -64,25 +64,7 @@ export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
           </table>
         </TableScroll>
       )}
-      <nav className="pager" aria-label={`Pages of deliveries to ${endpoint.url}`}>
-        <button
-          type="button"
-          className="secondary"
-          disabled={tokens.length === 0}
-          onClick={() => setTokens(tokens.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <span>Page {tokens.length + 1}</span>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!page.nextPageToken}
-          onClick={() => setTokens([...tokens, page.nextPageToken])}
-        >
-          Older
-        </button>
-      </nav>
+      <Pager label={`Pages of deliveries to ${endpoint.url}`} pages={pages} nextPageToken={page.nextPageToken} />
     </>
   );
 }

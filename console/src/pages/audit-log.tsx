@@ -2,6 +2,7 @@ import { useQuery } from "@connectrpc/connect-query";
 import { AccountService, type AuditEvent, AuditService } from "@encore-campaigns/client";
 import { type FormEvent, useId, useState } from "react";
 import { useCaller } from "../caller";
+import { Pager, usePages } from "../components/pager";
 import { Empty, ErrorNote, Loading } from "../components/status";
 import { TableScroll } from "../components/table-scroll";
 import { dayRangeTerms, formatTime } from "../time";
@@ -98,14 +99,8 @@ export function AuditLogPage() {
 function AuditTable({ filter, onFilter }: { filter: string; onFilter: (more: Partial<AuditFilters>) => void }) {
   const caller = useCaller();
   const names = useActorNames();
-  // The tokens of the pages before this one; the first page has none.
-  const [tokens, setTokens] = useState<string[]>([]);
-  const [shownFilter, setShownFilter] = useState(filter);
-  if (shownFilter !== filter) {
-    setShownFilter(filter);
-    setTokens([]);
-  }
-  const pageToken = tokens[tokens.length - 1] ?? "";
+  const pages = usePages(filter);
+  const { pageToken } = pages;
   const events = useQuery(AuditService.method.listAuditEvents, {
     parent: caller.account,
     pageSize: PAGE_SIZE,
@@ -193,25 +188,7 @@ function AuditTable({ filter, onFilter }: { filter: string; onFilter: (more: Par
           </table>
         </TableScroll>
       )}
-      <nav className="pager" aria-label="Pages of the audit log">
-        <button
-          type="button"
-          className="secondary"
-          disabled={tokens.length === 0}
-          onClick={() => setTokens(tokens.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <span>Page {tokens.length + 1}</span>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!page.nextPageToken}
-          onClick={() => setTokens([...tokens, page.nextPageToken])}
-        >
-          Older
-        </button>
-      </nav>
+      <Pager label="Pages of the audit log" pages={pages} nextPageToken={page.nextPageToken} />
     </>
   );
 }
