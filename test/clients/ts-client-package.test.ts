@@ -5,9 +5,9 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../management/management-fixture.js";
+import { CHROMIUM, launchChromium } from "../support/chromium.js";
 import { type ClientStudio, exampleOutput, seedClientStudio } from "./client-fixture.js";
 import { runReadmeRecipe } from "./readme-recipe.js";
 
@@ -18,8 +18,7 @@ import { runReadmeRecipe } from "./readme-recipe.js";
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "../..");
 const PACKAGE_DIR = join(ROOT, "clients/ts");
-// Debian's chromium (no browser downloads here); CI installs it and sets REQUIRE_CHROMIUM=1.
-const CHROMIUM = "/usr/bin/chromium";
+// CI installs Debian's chromium and sets REQUIRE_CHROMIUM=1.
 const PEERS = ["@connectrpc/connect", "@connectrpc/connect-node", "@connectrpc/connect-web", "@bufbuild/protobuf"];
 const PACKAGE_VERSION: string = JSON.parse(await readFile(join(PACKAGE_DIR, "package.json"), "utf8")).version;
 
@@ -289,7 +288,7 @@ describe("TypeScript client package, packed and installed into an empty project"
       if (!address || typeof address === "string") throw new Error("the page server has no port");
       const origin = `http://127.0.0.1:${address.port}`;
       await harness.db.operatorSettings.update({ where: { id: 1 }, data: { allowedOrigins: [origin] } });
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         const query = new URLSearchParams({ api: harness.server.baseUrl, key: studio.campaignKey });

@@ -7,24 +7,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
+import { CHROMIUM } from "../support/chromium.js";
 
 // What the console's browser test needs besides the service: the console built afresh into a
 // folder of its own (as `npm run build` does into dist/console), Chromium, axe-core, screenshots.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
-
-export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /**
  * Skips only where Chromium is missing and nothing requires it; with REQUIRE_CHROMIUM=1 (set by

@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
@@ -8,17 +8,11 @@ import { WebhookService } from "../../gen/encore/webhook/v1/webhook_service_pb.j
 import { CONSOLE_CSP } from "../../src/server/console-route.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import { createMemberSession } from "../identity/identity-fixture.js";
+import { launchChromium } from "../support/chromium.js";
 import { mintPlayer } from "../support/seed-purchases.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 import { drain, type Receiver, startReceiver, WEBHOOK_TEST_ENV } from "../webhooks/webhook-receiver.js";
-import {
-  buildConsole,
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  chromiumRequiredOrPresent,
-  screenshot,
-  seriousViolations,
-} from "./console-harness.js";
+import { buildConsole, chromiumRequiredOrPresent, screenshot, seriousViolations } from "./console-harness.js";
 
 // Issue 17: a studio's daily work in the console, in headless Chromium, against the service and
 // the Steam simulator: sign in, link a key, declare a campaign and see it verified, price an offer
@@ -66,7 +60,7 @@ describe.skipIf(!chromiumRequiredOrPresent())("the studio console in Chromium", 
     const created = await operator.createAccount({ displayName: "Spacewar Studio" });
     account = created.account?.name ?? "";
     ownerKey = created.apiKey?.keyString ?? "";
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await owner.newPage();
     page.on("request", (request) => requests.push(request.url()));

@@ -1,22 +1,12 @@
 import { mkdirSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StorePageServer, startStorePageServer } from "../../src/dev/store-page-server.js";
+import { CHROMIUM, launchChromium } from "../support/chromium.js";
 import { engineAvailable, type GameHarness, startGameHarness } from "./game-harness.js";
 
 // Issue 12: the browser store page (clients/browser, served by src/dev/store-page-server.ts as
 // `npm run dev` does) in real headless Chromium against the service and the Steam simulator.
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 // Written on every run; docs/images/ holds a copy for docs/game-integration.md.
 const SCREENSHOT = "test-results/store-page.png";
 const OVERLAY_SCREENSHOT = "test-results/store-page-overlay.png";
@@ -50,7 +40,7 @@ describe.skipIf(!engineAvailable(CHROMIUM))("browser store page in Chromium", ()
       where: { id: 1 },
       data: { allowedOrigins: [allowed.url, hurried.url] },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

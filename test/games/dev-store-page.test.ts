@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_SERVER_ENTRY } from "../support/built-entries.js";
+import { CHROMIUM, launchChromium } from "../support/chromium.js";
 import { type ServiceProcess, startService, waitFor } from "../support/service-process.js";
 import { engineAvailable } from "./game-harness.js";
 
@@ -10,7 +11,6 @@ import { engineAvailable } from "./game-harness.js";
 // production service (src/main.ts). The dev entry runs here as `npm run dev` runs its build:
 // the same main, under the TypeScript loader other process tests use.
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CHROMIUM = "/usr/bin/chromium";
 const STORE_PAGE_LINE = /^Store page \(browser client, Steam played by the simulator\): (\S+)$/m;
 const DEV_LINE = /^Encore Campaigns \(dev\) on (\S+);/m;
 const THANKS = "Thank you! Your purchase keeps the servers running.";
@@ -32,10 +32,7 @@ describe.skipIf(!engineAvailable(CHROMIUM))("the store page under npm run dev", 
     dev.stderr?.on("data", (chunk) => {
       output += chunk;
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
