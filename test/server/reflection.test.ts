@@ -6,15 +6,7 @@ import { type FileDescriptorProto, FileDescriptorProtoSchema, FileDescriptorSetS
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AccountService } from "../../gen/encore/account/v1/account_service_pb.js";
-import { AuditService } from "../../gen/encore/audit/v1/audit_service_pb.js";
-import { BillingService } from "../../gen/encore/billing/v1/billing_service_pb.js";
-import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { HostingService } from "../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { OperatorAuditService } from "../../gen/encore/operator/v1/operator_audit_service_pb.js";
-import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
-import { WebhookService } from "../../gen/encore/webhook/v1/webhook_service_pb.js";
-import { Operations } from "../../gen/google/longrunning/operations_pb.js";
+import { PRODUCT_SERVICES } from "../support/product-services.js";
 import { DOLLAR, seedCampaign } from "../support/seed.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -22,17 +14,7 @@ const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.met
 const run = promisify(execFile);
 const buf = (args: string[]) => run(root("node_modules/.bin/buf"), ["curl", ...args], { cwd: "/" });
 
-const productServices = [
-  CampaignService,
-  AccountService,
-  OperatorService,
-  HostingService,
-  BillingService,
-  Operations,
-  WebhookService,
-  AuditService,
-  OperatorAuditService,
-];
+const productServices = PRODUCT_SERVICES;
 const toolServices = [
   "grpc.health.v1.Health",
   "grpc.reflection.v1.ServerReflection",
