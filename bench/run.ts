@@ -141,7 +141,7 @@ async function measureRead(scenario: Scenario): Promise<Row> {
       p99: result.latency.p99,
       errors: result.errors + result.non2xx,
       peakRssMb: stats.peakRssBytes / 2 ** 20,
-      cpuMsPerOp: scenario.target === "service" ? stats.cpuMs / served : undefined,
+      cpuMsPerOp: stats.cpuMs / served,
       queriesPerOp:
         scenario.target === "service" && serverUrl && scenario.env?.BENCH_DATABASE_URL !== ""
           ? stats.queries / served

@@ -4,17 +4,14 @@ import {
   ConnectError,
   type ConnectRouter,
   type ConnectRouterOptions,
-  type ContextValues,
-  createContextValues,
-  createHandlerContext,
   createMethodImplSpec,
   createServiceImplSpec,
-  type HandlerContext,
   type MethodImplSpec,
 } from "@connectrpc/connect";
-import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import type { Dispatch, DispatchCall, DispatchResult } from "./dispatch.js";
 import { onClientGone } from "./respond.js";
+import { RestCallContext } from "./rest-call-context.js";
+import { chainUnary, type UnaryChain, unaryRequest } from "./unary-chain.js";
 
 export interface ImplementationDispatchOptions extends ConnectRouterOptions {
   /** The same function given to connectNodeAdapter's `routes`: registers the implementations. */
@@ -33,9 +30,10 @@ interface Registered {
  * HTTP request, no second encoding: measured well above a trivial Connect handler's throughput
  * where the router hop stays below it (STYLE.md "Choices to weigh").
  *
- * `invokeUnaryImplementation` is marked private in connect-es: the version is pinned by
- * package-lock, and test/transcode/rest-wire.test.ts replays every wire case over this dispatch
- * and the public-API router dispatch, so an upgrade that changes it fails loudly.
+ * The interceptors are chained once per method (unary-chain.ts) and the context makes its
+ * signal and header copy only when read (rest-call-context.ts); test/transcode/rest-wire.test.ts
+ * replays every wire case over this dispatch and the public-API router dispatch, so the two
+ * stay the same to a caller and to an interceptor.
  */
 export function createImplementationDispatch(options: ImplementationDispatchOptions): Dispatch {
   const { routes, ...routerOptions } = options;
@@ -59,31 +57,29 @@ export function createImplementationDispatch(options: ImplementationDispatchOpti
   // Aborting with a reason of our own: without one, every call would build a DOMException
   // (with a stack trace) just to release the context's signal, measured at ~10% of a call.
   const completed = new ConnectError("call completed", Code.Canceled);
+  // Each method's implementation behind its interceptors, chained once rather than per call.
+  const chains = new Map<DescMethod, UnaryChain>();
+  for (const [method, { spec, options: opt }] of registered) chains.set(method, chainUnary(spec, opt.interceptors));
 
   const run = async (call: DispatchCall): Promise<DispatchResult> => {
     const { spec, options: opt } = registered.get(call.route.method) as Registered;
-    const req = call.httpRequest;
-    const init = {
+    const context = new RestCallContext({
       service: spec.method.parent,
       method: spec.method,
-      // Interceptors see the client's real method and URL; kRestCall tells them it is REST.
-      protocolName: "rest",
-      requestMethod: req.method ?? "GET",
-      url: `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`,
-      requestHeader: headersOf(req),
-      ...(call.contextValues === undefined ? {} : { contextValues: call.contextValues }),
-    };
-    const context =
-      opt.shutdownSignal === undefined
-        ? restHandlerContext(init)
-        : createHandlerContext({ ...init, shutdownSignal: opt.shutdownSignal });
-    // No requestSignal: one AbortController fewer per call; a client that goes away aborts the
-    // context directly.
+      httpRequest: call.httpRequest,
+      contextValues: call.contextValues,
+    });
     onClientGone(call.httpResponse, (reason) => context.abort(reason));
+    // As createHandlerContext links it: a router's shutdown signal aborts its calls.
+    const shutdown = opt.shutdownSignal;
+    const onShutdown = () => context.abort(shutdown?.reason);
+    if (shutdown?.aborted) onShutdown();
+    else shutdown?.addEventListener("abort", onShutdown, { once: true });
     try {
       if (opt.requestGate !== undefined) await opt.requestGate(context);
-      const message = await invokeUnaryImplementation(spec, context, call.request, opt.interceptors ?? []);
-      return { ok: true, message, header: responseHeaders(context.responseHeader, context.responseTrailer) };
+      const chain = chains.get(spec.method) as UnaryChain;
+      const response = await chain(unaryRequest(context, spec, call.request));
+      return { ok: true, message: response.message, header: responseHeaders(response.header, response.trailer) };
     } catch (error) {
       const header = responseHeaders(context.responseHeader, context.responseTrailer);
       // As connect-es does for its protocols: an error's own metadata travels as headers.
@@ -94,20 +90,11 @@ export function createImplementationDispatch(options: ImplementationDispatchOpti
       }
       return { ok: false, error, header };
     } finally {
+      shutdown?.removeEventListener("abort", onShutdown);
       context.abort(completed);
     }
   };
   return { methods: new Set(registered.keys()), call: run };
-}
-
-function headersOf(req: DispatchCall["httpRequest"]): Headers {
-  const header = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(":")) continue;
-    if (Array.isArray(value)) for (const v of value) header.append(name, v);
-    else header.set(name, value);
-  }
-  return header;
 }
 
 // Unary REST has no trailers: the implementation's trailers join its headers.
@@ -118,30 +105,4 @@ function responseHeaders(header: Headers, trailer: Headers): Headers {
     merged.append(name, value);
   });
   return merged ?? header;
-}
-
-type RestContextInit = Pick<HandlerContext, "service" | "method" | "protocolName" | "requestMethod" | "url"> & {
-  requestHeader: Headers;
-  contextValues?: ContextValues;
-};
-
-/**
- * The HandlerContext of a REST call when nothing links its signal to another (the router gives
- * this dispatch no shutdown signal, and REST carries no timeout): what createHandlerContext
- * makes then, with one AbortController, aborted only if the client goes away. createHandlerContext
- * makes a deadline controller and a linked one with their listeners, copies the request headers
- * again, and needs an abort with its event at the end to release them: about 12 % of a cached
- * funding:get's samples (docs/performance.md).
- */
-function restHandlerContext(init: RestContextInit): HandlerContext & { abort(reason?: unknown): void } {
-  const controller = new AbortController();
-  return {
-    ...init,
-    signal: controller.signal,
-    timeoutMs: () => undefined,
-    responseHeader: new Headers(),
-    responseTrailer: new Headers(),
-    values: init.contextValues ?? createContextValues(),
-    abort: (reason) => controller.abort(reason),
-  };
 }
