@@ -57,6 +57,9 @@ export function createMetrics(sources: ScrapeSources): Metrics {
     buckets: DURATION_BUCKETS,
     registers,
   });
+  // prom-client hashes a label set on every inc and observe; each method and code's series is
+  // looked up once instead (methods and codes are few and fixed, so this stays small).
+  const rpcSeries = new Map<string, { total: Counter.Internal; seconds: Histogram.Internal<"method" | "code"> }>();
   const purchasesEnded = new Counter({
     name: "encore_purchases_ended_total",
     help: "Purchases this process moved to a final state (spec 3.1), by state and sandbox.",
@@ -181,9 +184,16 @@ export function createMetrics(sources: ScrapeSources): Metrics {
 
   return {
     rpc(method, code, seconds) {
-      const labels = { method, code: code === "ok" ? "ok" : codeName(code) };
-      rpcTotal.inc(labels);
-      rpcSeconds.observe(labels, seconds);
+      const codeLabel = code === "ok" ? "ok" : codeName(code);
+      const key = `${method} ${codeLabel}`;
+      let series = rpcSeries.get(key);
+      if (series === undefined) {
+        const labels = { method, code: codeLabel };
+        series = { total: rpcTotal.labels(labels), seconds: rpcSeconds.labels(labels) };
+        rpcSeries.set(key, series);
+      }
+      series.total.inc();
+      series.seconds.observe(seconds);
     },
     platformCall(platform, call, outcome, seconds) {
       platformTotal.inc({ platform, call, outcome });

@@ -16,12 +16,15 @@ export type DecodeResult =
   | { readonly kind: "too-large" }
   | { readonly kind: "malformed" };
 
+const NONE: Codings = { kind: "ok", codings: [] };
+
 /**
  * The codings a request body was sent in, in the order they were applied: Content-Encoding,
  * then any Transfer-Encoding other than chunked (which Node has already removed), as in
  * `Transfer-Encoding: gzip, chunked`. Only gzip is known; identity is no coding at all.
  */
 export function requestCodings(headers: IncomingHttpHeaders): Codings {
+  if (headers["content-encoding"] === undefined && headers["transfer-encoding"] === undefined) return NONE;
   const listed = [headers["content-encoding"], headers["transfer-encoding"]]
     .flatMap((value) => (value ?? "").split(","))
     .map((coding) => coding.trim().toLowerCase())
@@ -34,7 +37,17 @@ export function requestCodings(headers: IncomingHttpHeaders): Codings {
  * Undoes the codings, last applied first. Each decoded stage is held to `limit` too, so a small
  * gzip body that inflates past the limit (a gzip bomb) is refused, never inflated (spec 8).
  */
-export async function decodeBody(bytes: Uint8Array, codings: readonly string[], limit: number): Promise<DecodeResult> {
+export function decodeBody(
+  bytes: Uint8Array,
+  codings: readonly string[],
+  limit: number,
+): DecodeResult | Promise<DecodeResult> {
+  // Most bodies come uncoded: answered without a promise to wait for.
+  if (codings.length === 0) return { kind: "ok", bytes };
+  return gunzipAll(bytes, codings, limit);
+}
+
+async function gunzipAll(bytes: Uint8Array, codings: readonly string[], limit: number): Promise<DecodeResult> {
   let decoded = bytes;
   for (let i = codings.length - 1; i >= 0; i--) {
     try {

@@ -118,7 +118,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         close: true,
       });
     if (read.kind === "too-large") return tooLarge();
-    const decoded = await decodeBody(read.bytes, codings.codings, maxBodyBytes);
+    const decoding = decodeBody(read.bytes, codings.codings, maxBodyBytes);
+    const decoded = decoding instanceof Promise ? await decoding : decoding;
     if (decoded.kind === "too-large") return tooLarge();
     if (decoded.kind === "malformed") {
       return fail(req, res, new ConnectError("the request body is not valid gzip", Code.InvalidArgument));
