@@ -1,10 +1,10 @@
 import { create, createFileRegistry, type DescMessage, type Message } from "@bufbuild/protobuf";
 import {
-  FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as Type,
   FileDescriptorProtoSchema,
   file_google_protobuf_struct,
   file_google_protobuf_wrappers,
+  FieldDescriptorProto_Label as Label,
+  FieldDescriptorProto_Type as Type,
 } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { firstNul } from "../../src/server/interceptors/text-fields.js";
