@@ -9,6 +9,7 @@ import type { NewAuditEvent } from "../../store/audit-events.js";
 import { isWriteMethod } from "../audit/audited-methods.js";
 import { changedFields, redactedRequest, resourceOf } from "../audit/describe-request.js";
 import { isPublicMethod } from "../public-methods.js";
+import type { Call, Next } from "./interceptor-types.js";
 
 export interface AuditOptions {
   /** Stores one event (store/audit-events.ts insertAuditEvent, bound to the database). */
@@ -31,8 +32,9 @@ export interface AuditOptions {
  * answer is not changed by it: the change is made and a retry could repeat it.
  */
 export function createAuditInterceptor(options: AuditOptions): Interceptor {
-  return (next) => async (req) => {
-    if (isPublicMethod(req.method)) return next(req);
+  return (next) => (req) => (isPublicMethod(req.method) ? next(req) : audited(next, req));
+
+  async function audited(next: Next, req: Call) {
     const write = isWriteMethod(req.method);
     try {
       const res = await next(req);
@@ -43,13 +45,11 @@ export function createAuditInterceptor(options: AuditOptions): Interceptor {
       if (write || code === Code.Unauthenticated) await record(options, req, code, undefined);
       throw error;
     }
-  };
+  }
 }
 
 // google.rpc.Code OK: Connect's Code has no member for success.
 const OK = 0;
-
-type Call = Parameters<Parameters<Interceptor>[0]>[0];
 
 async function record(
   options: AuditOptions,

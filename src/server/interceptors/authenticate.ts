@@ -8,6 +8,7 @@ import { findApiKeyByToken } from "../../store/api-keys.js";
 import type { Db } from "../../store/open-database.js";
 import { findLiveSession } from "../../store/sessions.js";
 import { isPublicMethod } from "../public-methods.js";
+import type { Call, Next } from "./interceptor-types.js";
 
 /** The services only the operator token reaches; no account's key or session ever does. */
 const OPERATOR_SERVICES = new Set([OperatorService.typeName, OperatorAuditService.typeName]);
@@ -24,8 +25,9 @@ export interface AuthenticateOptions {
  * "No Authorization header is read; sending one has no effect" (spec 5.1).
  */
 export function createAuthenticateInterceptor(options: AuthenticateOptions): Interceptor {
-  return (next) => async (req) => {
-    if (isPublicMethod(req.method)) return next(req);
+  return (next) => (req) => (isPublicMethod(req.method) ? next(req) : authenticated(next, req));
+
+  async function authenticated(next: Next, req: Call) {
     const token = bearerToken(req.header.get("authorization"));
     if (!token) throw unauthenticated();
     const isOperatorCall = OPERATOR_SERVICES.has(req.service.typeName);
@@ -37,7 +39,7 @@ export function createAuthenticateInterceptor(options: AuthenticateOptions): Int
     if (!principal) throw unauthenticated();
     req.contextValues.set(kPrincipal, principal);
     return next(req);
-  };
+  }
 }
 
 /**

@@ -13,9 +13,12 @@ import { isPublicMethod } from "../public-methods.js";
  * tell FundingChanges themselves (complete, on a credit).
  */
 export function createFundingWritesInterceptor(fundingChanges: Pick<FundingChanges, "announceAll">): Interceptor {
-  return (next) => async (req) => {
-    const res = await next(req);
-    if (isWriteMethod(req.method) && !isPublicMethod(req.method)) await fundingChanges.announceAll();
-    return res;
+  // Reads pass straight through: no promise of this interceptor's own on the hot path.
+  return (next) => (req) => {
+    if (!isWriteMethod(req.method) || isPublicMethod(req.method)) return next(req);
+    return next(req).then(async (res) => {
+      await fundingChanges.announceAll();
+      return res;
+    });
   };
 }

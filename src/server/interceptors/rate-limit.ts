@@ -10,6 +10,7 @@ import { redactUrl } from "../../startup/redact-url.js";
 import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";
 import { createBeginLimits } from "./begin-limits.js";
+import type { Call, Next } from "./interceptor-types.js";
 
 export interface RateLimitOptions {
   windowSeconds: number;
@@ -94,10 +95,16 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
     contextValues.set(kAddressCounted, true);
     await consume(byAddress, contextValues.get(kClientAddress), () => options.onRefused?.("address"));
   };
-  const interceptor: Interceptor = (next) => async (req) => {
+  const interceptor: Interceptor = (next) => (req) => {
     if (!isPublicMethod(req.method)) return next(req);
+    // A REST call was counted before its body was read: nothing is left to wait for.
+    const begin = req.method === beginPurchase && !req.stream;
+    if (!begin && req.contextValues.get(kAddressCounted)) return next(req);
+    return limited(next, req, begin);
+  };
+  const limited = async (next: Next, req: Call, begin: boolean) => {
     await countAddress(req.contextValues);
-    if (req.method !== beginPurchase || req.stream) return next(req);
+    if (!begin) return next(req);
     const admission = await begins.admit({
       campaignKey: (req.message as { campaignKey?: string }).campaignKey ?? "",
       address: req.contextValues.get(kClientAddress),

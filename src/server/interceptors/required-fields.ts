@@ -19,10 +19,12 @@ function requiredFields(message: DescMessage): DescField[] {
  * on every protocol, before any handler runs: 400 code 3 (spec 7). Nested resource fields
  * are the handlers' to check, since what is required there differs between create and update.
  */
-export const requiredFieldsInterceptor: Interceptor = (next) => async (req) => {
+export const requiredFieldsInterceptor: Interceptor = (next) => (req) => {
   if (!req.stream) {
     for (const field of requiredFields(req.method.input)) {
-      if (!isFieldSet(req.message, field)) throw invalidArgument(`Missing required field "${field.jsonName}".`);
+      if (!isFieldSet(req.message, field)) {
+        return Promise.reject(invalidArgument(`Missing required field "${field.jsonName}".`));
+      }
     }
   }
   return next(req);

@@ -8,10 +8,10 @@ import { invalidArgument } from "../../errors/status.js";
  * cannot hold it, so it could only ever fail deep in the store, and a key or handle with it
  * names nothing. A bad input is a 400 code 3, never a 5xx a game would retry (spec 4.5, 7).
  */
-export const textFieldsInterceptor: Interceptor = (next) => async (req) => {
+export const textFieldsInterceptor: Interceptor = (next) => (req) => {
   if (!req.stream) {
     const path = firstNul(req.method.input, req.message);
-    if (path !== undefined) throw invalidArgument(`"${path}" contains a NUL character.`);
+    if (path !== undefined) return Promise.reject(invalidArgument(`"${path}" contains a NUL character.`));
   }
   return next(req);
 };
