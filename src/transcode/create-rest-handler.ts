@@ -7,8 +7,8 @@ import { decodeBody, requestCodings } from "./content-coding.js";
 import type { Dispatch } from "./dispatch.js";
 import { isJsonContentType, parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
-import { renderResponse } from "./render.js";
-import { type RestRequest, type RestResponse, sendJson } from "./respond.js";
+import { renderResponseText } from "./render.js";
+import { RenderedJson, type RestRequest, type RestResponse, sendJson } from "./respond.js";
 import { kRestCall } from "./rest-call-key.js";
 import { createRouteTable, type Route } from "./route-table.js";
 import { errorToStatus } from "./status-json.js";
@@ -133,7 +133,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     });
     const result = await dispatch.call({ route, request, httpRequest: req, contextValues, httpResponse: res });
     if (!result.ok) return fail(req, res, result.error, { header: result.header });
-    sendJson(req, res, { status: 200, body: renderResponse(route, result.message, registry), header: result.header });
+    const body = new RenderedJson(renderResponseText(route, result.message, registry));
+    sendJson(req, res, { status: 200, body, header: result.header });
   }
 
   return (req, res) => {

@@ -23,6 +23,24 @@ export function renderResponse(route: Route, message: Message, registry: Registr
   return json[route.responseBody.jsonName] ?? null;
 }
 
+const renderedText = new WeakMap<Message, { route: Route; text: string }>();
+
+/**
+ * `renderResponse` as JSON text. A frozen message cannot change, so its text is kept and served
+ * again while the message lives: an implementation that answers many calls with one shared
+ * answer (the public reads' cache) freezes it, and each call after the first skips the render.
+ */
+export function renderResponseText(route: Route, message: Message, registry: Registry): string {
+  const frozen = Object.isFrozen(message);
+  if (frozen) {
+    const kept = renderedText.get(message);
+    if (kept?.route === route) return kept.text;
+  }
+  const text = JSON.stringify(renderResponse(route, message, registry));
+  if (frozen) renderedText.set(message, { route, text });
+  return text;
+}
+
 interface NullPlan {
   /** Singular message fields without explicit optionality: `null` when unset. */
   readonly nullable: readonly DescField[];

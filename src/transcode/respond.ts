@@ -7,9 +7,15 @@ import type { ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 export type RestRequest = Parameters<NonNullable<ConnectNodeAdapterOptions["fallback"]>>[0];
 export type RestResponse = Parameters<NonNullable<ConnectNodeAdapterOptions["fallback"]>>[1];
 
+/** A body already rendered as JSON text (render.ts renderResponseText). */
+export class RenderedJson {
+  constructor(readonly text: string) {}
+}
+
 export interface SendJsonOptions {
   readonly status: number;
-  readonly body: JsonValue;
+  /** The body, or its JSON text already rendered. */
+  readonly body: JsonValue | RenderedJson;
   /** Headers of the call (from the implementation and interceptors) to pass on. */
   readonly header?: Headers | undefined;
   /** Whether to end the connection (HTTP/1.1) or stream (HTTP/2) once the reply is out. */
@@ -19,7 +25,8 @@ export interface SendJsonOptions {
 /** Writes a JSON reply; every REST response, success or failure, is `application/json`. */
 export function sendJson(req: RestRequest, res: RestResponse, options: SendJsonOptions): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(options.body);
+  const { body } = options;
+  const text = body instanceof RenderedJson ? body.text : JSON.stringify(body);
   const headers: Record<string, string> = {};
   options.header?.forEach((value, name) => {
     headers[name] = value;

@@ -5,7 +5,8 @@ import { CampaignService, ListCampaignsResponseSchema } from "../../gen/encore/c
 import { PublicFundingSchema } from "../../gen/encore/campaign/v1/public_pb.js";
 import { FundingVisibility } from "../../gen/encore/campaign/v1/visibility_pb.js";
 import { OperationSchema, Operations } from "../../gen/google/longrunning/operations_pb.js";
-import { renderResponse } from "../../src/transcode/render.js";
+import { freezeMessage } from "../../src/services/freeze-message.js";
+import { renderResponse, renderResponseText } from "../../src/transcode/render.js";
 import { createRouteTable } from "../../src/transcode/route-table.js";
 import { fakeService } from "./support/fake-service.js";
 
@@ -81,5 +82,34 @@ describe("renderResponse", () => {
     const output = create(route.method.output);
     (output as unknown as { name: string }).name = "only-me";
     expect(renderResponse(route, output, createRegistry(service.file))).toBe("only-me");
+  });
+});
+
+describe("renderResponseText", () => {
+  const route = routeOf("GetPublicFunding");
+
+  it("renders what renderResponse renders", () => {
+    const funding = create(PublicFundingSchema, { funded: true, balance: { currencyCode: "USD", units: 5n } });
+    expect(JSON.parse(renderResponseText(route, funding, registry))).toEqual(renderResponse(route, funding, registry));
+  });
+
+  it("renders a message that can change afresh every time", () => {
+    const funding = create(PublicFundingSchema, { funded: true });
+    expect(JSON.parse(renderResponseText(route, funding, registry))).toMatchObject({ funded: true });
+    funding.funded = false;
+    expect(JSON.parse(renderResponseText(route, funding, registry))).toMatchObject({ funded: false });
+  });
+
+  it("keeps a frozen message's text, which nobody can change", () => {
+    const funding = freezeMessage(create(PublicFundingSchema, { funded: true, balance: { units: 7n } }));
+    const first = renderResponseText(route, funding, registry);
+    expect(renderResponseText(route, funding, registry)).toBe(first);
+    expect(() => {
+      funding.funded = false;
+    }).toThrow(TypeError);
+    expect(() => {
+      (funding.balance as { units: bigint }).units = 8n;
+    }).toThrow(TypeError);
+    expect(JSON.parse(first)).toMatchObject({ funded: true, balance: { units: "7" } });
   });
 });
