@@ -22,10 +22,10 @@ export interface Harness {
 }
 
 /** The service over a fresh database, pointed at its own Steam simulator. */
-export async function startHarness(options: { logger?: Logger } = {}): Promise<Harness> {
+export async function startHarness(options: { logger?: Logger; env?: Record<string, string> } = {}): Promise<Harness> {
   const sim = await startSteamSimulator({ port: 0 });
   const server = await startTestServer({
-    env: { STEAM_API_URL: sim.url, STEAM_STORE_URL: sim.storeUrl, STEAM_TIMEOUT_MS: "1000" },
+    env: { STEAM_API_URL: sim.url, STEAM_STORE_URL: sim.storeUrl, STEAM_TIMEOUT_MS: "1000", ...options.env },
     ...(options.logger ? { logger: options.logger } : {}),
   });
   return {
