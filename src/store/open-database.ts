@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PrismaClient } from "../../gen/prisma/client.js";
+import { allowDirectQueries } from "./direct-queries.js";
 import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
 import type { SqlRunner } from "./sql-runner.js";
 import { statementNames } from "./statement-names.js";
@@ -75,7 +76,11 @@ async function openPostgres(
   const statementNameGenerator = preparedStatements
     ? (statementNames() as (query: { sql: string }) => string)
     : undefined;
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator }) });
+  const adapter = new PrismaPg(pool, { statementNameGenerator });
+  const prisma = new PrismaClient({ adapter });
+  // A second adapter on the same pool, for the hot reads that skip Prisma's client.
+  const direct = await adapter.connect();
+  allowDirectQueries(prisma, direct);
   return {
     kind: "postgres",
     prisma,
@@ -92,6 +97,7 @@ async function openPostgres(
     },
     async close() {
       await prisma.$disconnect();
+      await direct.dispose();
       await pool.end();
     },
   };

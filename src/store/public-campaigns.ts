@@ -1,5 +1,7 @@
+import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState, LinkState } from "../domain/availability.js";
 import type { FundingVisibility, SpendWindow } from "../domain/funding.js";
+import { type Driven, queryRows } from "./direct-queries.js";
 import type { Db } from "./open-database.js";
 import { withinWindow } from "./spend-window.js";
 
@@ -24,14 +26,14 @@ interface Row {
   state: CampaignState;
   ready: boolean;
   funding_visibility: FundingVisibility;
-  balance_nanos: bigint;
-  seven_day_usage_nanos: bigint | null;
-  cheapest_credit_nanos: bigint | null;
+  balance_nanos: Driven<bigint>;
+  seven_day_usage_nanos: Driven<bigint> | null;
+  cheapest_credit_nanos: Driven<bigint> | null;
   link_state: LinkState;
   sandbox: boolean;
-  outstanding_nanos: bigint;
-  reserved_nanos: bigint;
-  outstanding_limit_nanos: bigint;
+  outstanding_nanos: Driven<bigint>;
+  reserved_nanos: Driven<bigint>;
+  outstanding_limit_nanos: Driven<bigint>;
 }
 
 /** Reads a campaign by its public key; undefined when no campaign has it. */
@@ -40,7 +42,9 @@ export async function findPublicCampaign(
   campaignKey: string,
   window: SpendWindow,
 ): Promise<PublicCampaignFacts | undefined> {
-  const rows = await db.$queryRaw<Row[]>`
+  const rows = await queryRows<Row>(
+    db,
+    Prisma.sql`
     SELECT c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready,
            c.funding_visibility::text AS funding_visibility,
            p.balance_nanos,
@@ -52,7 +56,8 @@ export async function findPublicCampaign(
       FROM campaigns c
       JOIN projects p ON p.id = c.project_id
       JOIN distributor_links d ON d.id = c.link_id
-     WHERE c.campaign_key = ${campaignKey}`;
+     WHERE c.campaign_key = ${campaignKey}`,
+  );
   const row = rows[0];
   if (!row) return undefined;
   return {

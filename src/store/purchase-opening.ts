@@ -1,6 +1,8 @@
+import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState, LinkState } from "../domain/availability.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
 import { violates } from "./constraint-violation.js";
+import { type Driven, queryRows } from "./direct-queries.js";
 import type { Db } from "./open-database.js";
 import { endPurchaseIn, releaseReservation } from "./purchases.js";
 
@@ -32,19 +34,19 @@ interface BeginFactsRow {
   id: string;
   state: CampaignState;
   ready: boolean;
-  app_id: bigint;
+  app_id: Driven<bigint>;
   link_id: string;
   link_state: LinkState;
   sandbox: boolean;
   publisher_key_encrypted: Uint8Array;
-  outstanding_nanos: bigint;
-  reserved_nanos: bigint;
-  outstanding_limit_nanos: bigint;
+  outstanding_nanos: Driven<bigint>;
+  reserved_nanos: Driven<bigint>;
+  outstanding_limit_nanos: Driven<bigint>;
   offer_id: string | null;
   offer_active: boolean | null;
   offer_display_name: string | null;
-  offer_price_nanos: bigint | null;
-  offer_credit_nanos: bigint | null;
+  offer_price_nanos: Driven<bigint> | null;
+  offer_credit_nanos: Driven<bigint> | null;
   request_known: boolean;
 }
 
@@ -58,7 +60,9 @@ export async function findBeginFacts(
   offerId: string,
   requestId?: string,
 ): Promise<BeginFacts | undefined> {
-  const rows = await db.$queryRaw<BeginFactsRow[]>`
+  const rows = await queryRows<BeginFactsRow>(
+    db,
+    Prisma.sql`
     SELECT c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready, c.app_id,
            d.id AS link_id, d.state::text AS link_state, d.sandbox, d.publisher_key_encrypted,
            d.outstanding_nanos, d.reserved_nanos, d.outstanding_limit_nanos,
@@ -69,7 +73,8 @@ export async function findBeginFacts(
       FROM campaigns c
       JOIN distributor_links d ON d.id = c.link_id
       LEFT JOIN offers o ON o.campaign_id = c.id AND o.id = ${offerId}
-     WHERE c.campaign_key = ${campaignKey}`;
+     WHERE c.campaign_key = ${campaignKey}`,
+  );
   const row = rows[0];
   if (!row) return undefined;
   return {

@@ -3,6 +3,7 @@ import { Prisma } from "../../gen/prisma/client.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
 import { type ReportRow, reversedCredit } from "../domain/reversal.js";
 import type { DbClient, InTransaction } from "./db-client.js";
+import { type Driven, queryRows } from "./direct-queries.js";
 import { FUNDING_CHANGED_CHANNEL } from "./funding-channel.js";
 import type { Db } from "./open-database.js";
 import { addPurchaseCredit } from "./purchase-credit.js";
@@ -36,27 +37,30 @@ interface PurchaseRow {
   id: string;
   campaign_id: string;
   campaign_key: string;
-  app_id: bigint;
+  app_id: Driven<bigint>;
   link_id: string;
-  order_id: bigint;
+  order_id: Driven<bigint>;
   trans_id: string | null;
   player_id: string;
   state: PurchaseState;
-  credit_nanos: bigint;
+  credit_nanos: Driven<bigint>;
   sandbox: boolean;
-  create_time: Date;
+  create_time: Driven<Date>;
   publisher_key_encrypted: Uint8Array;
 }
 
 /** One round trip (issue 14; Prisma's include made it three). */
 export async function findPurchase(db: DbClient, purchaseId: string): Promise<PurchaseRecord | undefined> {
-  const rows = await db.$queryRaw<PurchaseRow[]>`
+  const rows = await queryRows<PurchaseRow>(
+    db,
+    Prisma.sql`
     SELECT p.id, p.campaign_id, c.campaign_key, c.app_id, p.link_id, p.order_id, p.trans_id, p.player_id,
            p.state::text AS state, p.credit_nanos, p.sandbox, p.create_time, d.publisher_key_encrypted
       FROM purchases p
       JOIN campaigns c ON c.id = p.campaign_id
       JOIN distributor_links d ON d.id = p.link_id
-     WHERE p.id = ${purchaseId}`;
+     WHERE p.id = ${purchaseId}`,
+  );
   const row = rows[0];
   if (!row) return undefined;
   return {

@@ -22,17 +22,26 @@ const UNAVAILABLE_MESSAGES = [
   "ECONNRESET",
 ];
 
+interface AdapterCause {
+  kind?: unknown;
+  originalCode?: unknown;
+}
+
 interface StoreErrorShape {
+  name?: unknown;
   code?: unknown;
   message?: unknown;
-  meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } };
+  cause?: AdapterCause;
+  meta?: { driverAdapterError?: { cause?: AdapterCause } };
 }
 
 export function isStoreUnavailable(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
-  const { code, message, meta } = error as StoreErrorShape;
+  const { name, code, message, meta } = error as StoreErrorShape;
   if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-  const cause = meta?.driverAdapterError?.cause;
+  // Prisma wraps the driver adapter's error; a read straight through the adapter
+  // (direct-queries.ts) gets the adapter's own.
+  const cause = name === "DriverAdapterError" ? (error as StoreErrorShape).cause : meta?.driverAdapterError?.cause;
   if (typeof cause?.kind === "string" && UNAVAILABLE_KINDS.has(cause.kind)) return true;
   if (typeof cause?.originalCode === "string" && UNAVAILABLE_SQLSTATE.test(cause.originalCode)) return true;
   return typeof message === "string" && UNAVAILABLE_MESSAGES.some((text) => message.includes(text));

@@ -1,0 +1,51 @@
+import type { Prisma } from "../../gen/prisma/client.js";
+import type { DbClient } from "./db-client.js";
+
+/** What is used of a Prisma driver adapter (@prisma/driver-adapter-utils SqlQueryable). */
+export interface RawQueryable {
+  queryRaw(query: {
+    sql: string;
+    args: unknown[];
+    argTypes: { scalarType: "unknown"; arity: "scalar" }[];
+  }): Promise<{ columnNames: string[]; rows: unknown[][] }>;
+}
+
+// The driver adapter behind each root client that may run reads without Prisma's client.
+const adapters = new WeakMap<object, RawQueryable>();
+
+/**
+ * Lets `queryRows` run reads on `db` straight through its driver adapter (open-database.ts, for
+ * PostgreSQL). Not for PGlite: one session, whose transactions the adapter Prisma holds
+ * serialises; another adapter's statement could land inside one of them.
+ */
+export function allowDirectQueries(db: object, adapter: RawQueryable): void {
+  adapters.set(db, adapter);
+}
+
+/**
+ * The rows of a read. On a client allowed direct queries, the statement goes straight to the
+ * driver adapter Prisma itself uses (the same pool, prepared statements and error kinds):
+ * Prisma's client planned and mapped each raw query again, 140 of the 300 µs of CPU of an
+ * uncached funding:get (docs/performance.md). Values then come as the adapter gives them (int8
+ * as decimal text, timestamps as ISO 8601 text in UTC, bytea as bytes) rather than as Prisma
+ * types them (bigint, Date): each read's mapper converts its columns (BigInt, new Date), so
+ * both forms give the same record; `Driven<T>` types a row that way. A transaction's client is
+ * never allowed: its statements keep its connection, through Prisma.
+ */
+export async function queryRows<Row extends object>(db: DbClient, query: Prisma.Sql): Promise<Row[]> {
+  const adapter = adapters.get(db);
+  if (adapter === undefined) return db.$queryRaw<Row[]>(query);
+  const { columnNames, rows } = await adapter.queryRaw({
+    sql: query.text,
+    args: query.values,
+    argTypes: query.values.map(() => ({ scalarType: "unknown", arity: "scalar" })),
+  });
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columnNames.length; i++) row[columnNames[i] as string] = values[i];
+    return row as Row;
+  });
+}
+
+/** A column read by `queryRows`: as Prisma types it, or as the driver adapter gives it. */
+export type Driven<T> = T extends bigint ? bigint | string : T extends Date ? Date | string : T;
