@@ -1,5 +1,4 @@
 import type { Prisma } from "../../gen/prisma/client.js";
-import type { DbClient } from "./db-client.js";
 
 /** What is used of a Prisma driver adapter (@prisma/driver-adapter-utils SqlQueryable). */
 export interface RawQueryable {
@@ -32,7 +31,8 @@ export function allowDirectQueries(db: object, adapter: RawQueryable): void {
  * both forms give the same record; `Driven<T>` types a row that way. A transaction's client is
  * never allowed: its statements keep its connection, through Prisma.
  */
-export async function queryRows<Row extends object>(db: DbClient, query: Prisma.Sql): Promise<Row[]> {
+// The root client or a transaction's (PrismaClient has every method of a transaction's client).
+export async function queryRows<Row extends object>(db: Prisma.TransactionClient, query: Prisma.Sql): Promise<Row[]> {
   const adapter = adapters.get(db);
   if (adapter === undefined) return db.$queryRaw<Row[]>(query);
   const { columnNames, rows } = await adapter.queryRaw({
