@@ -2,7 +2,8 @@ import { Prisma } from "../../gen/prisma/client.js";
 
 // Whether a write failed on a constraint: a duplicate or a vanished parent, not a fault.
 // Prisma's own queries report P2002 (unique) or P2003 (foreign key); a raw query through a
-// driver adapter reports P2010 carrying the database's code (PostgreSQL 23505, 23503).
+// driver adapter reports P2010 carrying the database's code (PostgreSQL 23505, 23503), and one
+// run straight through the adapter throws the adapter's DriverAdapterError with that code.
 
 export type Constraint = "unique" | "foreign key";
 
@@ -17,8 +18,13 @@ interface AdapterCause {
 }
 
 export function violates(error: unknown, constraint: Constraint): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   const codes = CODES[constraint];
+  // A statement run straight through the driver adapter (direct-queries.ts) gets its own error.
+  if (error instanceof Error && error.name === "DriverAdapterError") {
+    const cause = (error as Error & { cause?: AdapterCause }).cause;
+    return cause?.originalCode === codes.postgres || cause?.kind === codes.kind;
+  }
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === codes.prisma) return true;
   const meta = error.meta as { driverAdapterError?: { cause?: AdapterCause } } | undefined;
   const cause = meta?.driverAdapterError?.cause;

@@ -2,18 +2,29 @@ import type { Prisma } from "../../gen/prisma/client.js";
 
 /** What is used of a Prisma driver adapter (@prisma/driver-adapter-utils SqlQueryable). */
 export interface RawQueryable {
-  queryRaw(query: {
-    sql: string;
-    args: unknown[];
-    argTypes: { scalarType: "unknown"; arity: "scalar" }[];
-  }): Promise<{ columnNames: string[]; rows: unknown[][] }>;
+  queryRaw(query: AdapterQuery): Promise<{ columnNames: string[]; rows: unknown[][] }>;
+  executeRaw(query: AdapterQuery): Promise<number>;
 }
 
-// The driver adapter behind each root client that may run reads without Prisma's client.
+interface AdapterQuery {
+  sql: string;
+  args: unknown[];
+  argTypes: { scalarType: "unknown"; arity: "scalar" }[];
+}
+
+// The adapter reads each argument by its JavaScript type (a Date as a UTC timestamp, bytes as
+// bytea), as it does when Prisma's client hands it the same query.
+const adapterQuery = (query: Prisma.Sql): AdapterQuery => ({
+  sql: query.text,
+  args: query.values,
+  argTypes: query.values.map(() => ({ scalarType: "unknown", arity: "scalar" })),
+});
+
+// The driver adapter behind each root client that may run statements without Prisma's client.
 const adapters = new WeakMap<object, RawQueryable>();
 
 /**
- * Lets `queryRows` run reads on `db` straight through its driver adapter (open-database.ts, for
+ * Lets `queryRows` and `executeCount` run statements on `db` straight through its driver adapter (open-database.ts, for
  * PostgreSQL). Not for PGlite: one session, whose transactions the adapter Prisma holds
  * serialises; another adapter's statement could land inside one of them.
  */
@@ -22,7 +33,7 @@ export function allowDirectQueries(db: object, adapter: RawQueryable): void {
 }
 
 /**
- * The rows of a read. On a client allowed direct queries, the statement goes straight to the
+ * The rows of a statement (a read, or a write's RETURNING). On a client allowed direct queries, the statement goes straight to the
  * driver adapter Prisma itself uses (the same pool, prepared statements and error kinds):
  * Prisma's client planned and mapped each raw query again, 140 of the 300 µs of CPU of an
  * uncached funding:get (docs/performance.md). Values then come as the adapter gives them (int8
@@ -35,16 +46,18 @@ export function allowDirectQueries(db: object, adapter: RawQueryable): void {
 export async function queryRows<Row extends object>(db: Prisma.TransactionClient, query: Prisma.Sql): Promise<Row[]> {
   const adapter = adapters.get(db);
   if (adapter === undefined) return db.$queryRaw<Row[]>(query);
-  const { columnNames, rows } = await adapter.queryRaw({
-    sql: query.text,
-    args: query.values,
-    argTypes: query.values.map(() => ({ scalarType: "unknown", arity: "scalar" })),
-  });
+  const { columnNames, rows } = await adapter.queryRaw(adapterQuery(query));
   return rows.map((values) => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < columnNames.length; i++) row[columnNames[i] as string] = values[i];
     return row as Row;
   });
+}
+
+/** The rows a write changed, run as `queryRows` runs a read. */
+export async function executeCount(db: Prisma.TransactionClient, query: Prisma.Sql): Promise<number> {
+  const adapter = adapters.get(db);
+  return adapter === undefined ? db.$executeRaw(query) : adapter.executeRaw(adapterQuery(query));
 }
 
 /** A column read by `queryRows`: as Prisma types it, or as the driver adapter gives it. */

@@ -1,4 +1,6 @@
+import { Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
+import { executeCount, queryRows } from "./direct-queries.js";
 import { isOpen } from "./purchase-guards.js";
 
 // Issue 9, DESIGN 3: the platform expects one FinalizeTxn per order, so the capture of an order
@@ -18,7 +20,9 @@ export async function claimFinalize(
   db: DbClient,
   options: { purchaseId: string; now: Date; leaseMs: number },
 ): Promise<FinalizeLease | undefined> {
-  const rows = await db.$queryRaw<{ held_until: string }[]>`
+  const rows = await queryRows<{ held_until: string }>(
+    db,
+    Prisma.sql`
     UPDATE purchases
        SET state = 'AUTHORIZED',
            update_time = CASE WHEN state = 'INITIATED' THEN ${options.now} ELSE update_time END,
@@ -26,14 +30,18 @@ export async function claimFinalize(
      WHERE id = ${options.purchaseId}
        AND ${isOpen()}
        AND (finalize_until IS NULL OR finalize_until <= now())
-    RETURNING finalize_until::text AS held_until`;
+    RETURNING finalize_until::text AS held_until`,
+  );
   const row = rows[0];
   return row ? { purchaseId: options.purchaseId, heldUntil: row.held_until } : undefined;
 }
 
 /** Gives the lease back once the platform call is over, unless it ran out and another caller took it. */
 export async function releaseFinalize(db: DbClient, lease: FinalizeLease): Promise<void> {
-  await db.$executeRaw`
+  await executeCount(
+    db,
+    Prisma.sql`
     UPDATE purchases SET finalize_until = NULL
-     WHERE id = ${lease.purchaseId} AND finalize_until = ${lease.heldUntil}::timestamptz`;
+     WHERE id = ${lease.purchaseId} AND finalize_until = ${lease.heldUntil}::timestamptz`,
+  );
 }

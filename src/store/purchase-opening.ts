@@ -171,7 +171,9 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
   const requestId = input.requestId ?? null;
   let rows: { offer_active: boolean | null; opened: boolean }[];
   try {
-    rows = await db.$queryRaw`
+    rows = await queryRows(
+      db,
+      Prisma.sql`
       WITH offer AS (
         SELECT active FROM offers WHERE id = ${input.offerId} AND campaign_id = ${input.campaignId} FOR KEY SHARE
       ), reserved AS (
@@ -193,7 +195,8 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
           FROM opened WHERE ${requestId}::text IS NOT NULL
         RETURNING 1
       )
-      SELECT (SELECT active FROM offer) AS offer_active, EXISTS (SELECT 1 FROM opened) AS opened`;
+      SELECT (SELECT active FROM offer) AS offer_active, EXISTS (SELECT 1 FROM opened) AS opened`,
+    );
   } catch (error) {
     // The purchase's own keys are fresh random ids: a duplicate here is the requestId's.
     if (requestId !== null && violates(error, "unique")) return "request-known";

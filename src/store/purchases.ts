@@ -3,7 +3,7 @@ import { Prisma } from "../../gen/prisma/client.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
 import { type ReportRow, reversedCredit } from "../domain/reversal.js";
 import type { DbClient, InTransaction } from "./db-client.js";
-import { type Driven, queryRows } from "./direct-queries.js";
+import { type Driven, executeCount, queryRows } from "./direct-queries.js";
 import { FUNDING_CHANGED_CHANNEL } from "./funding-channel.js";
 import type { Db } from "./open-database.js";
 import { addPurchaseCredit } from "./purchase-credit.js";
@@ -82,7 +82,10 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
 
 /** Records the platform's transaction id once the platform confirmed the order. */
 export async function recordTransId(db: DbClient, purchaseId: string, transId: string): Promise<void> {
-  await db.$executeRaw`UPDATE purchases SET trans_id = ${transId} WHERE id = ${purchaseId} AND trans_id IS NULL`;
+  await executeCount(
+    db,
+    Prisma.sql`UPDATE purchases SET trans_id = ${transId} WHERE id = ${purchaseId} AND trans_id IS NULL`,
+  );
 }
 
 /**
@@ -170,7 +173,9 @@ async function creditInOneStatement(
   now: Date,
   unlessHeard: boolean,
 ): Promise<"credited" | "heard" | "not open"> {
-  const rows = await db.$queryRaw<{ credited: boolean; heard: boolean }[]>`
+  const rows = await queryRows<{ credited: boolean; heard: boolean }>(
+    db,
+    Prisma.sql`
     WITH heard AS (
       SELECT ${unlessHeard} AND ${CREDIT_HEARD} AS heard
         FROM purchases p JOIN campaigns c ON c.id = p.campaign_id
@@ -201,7 +206,8 @@ async function creditInOneStatement(
       RETURNING 1
     )
     SELECT EXISTS (SELECT 1 FROM credited) AS credited, EXISTS (SELECT 1 FROM heard WHERE heard) AS heard,
-           (SELECT count(*) FROM announced) AS announced`;
+           (SELECT count(*) FROM announced) AS announced`,
+  );
   const row = rows[0];
   return row?.credited ? "credited" : row?.heard ? "heard" : "not open";
 }
