@@ -1,3 +1,4 @@
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Prisma } from "../../gen/prisma/client.js";
 
 /** What is used of a Prisma driver adapter (@prisma/driver-adapter-utils SqlQueryable). */
@@ -46,7 +47,7 @@ export function allowDirectQueries(db: object, adapter: RawQueryable): void {
 export async function queryRows<Row extends object>(db: Prisma.TransactionClient, query: Prisma.Sql): Promise<Row[]> {
   const adapter = adapters.get(db);
   if (adapter === undefined) return db.$queryRaw<Row[]>(query);
-  const { columnNames, rows } = await adapter.queryRaw(adapterQuery(query));
+  const { columnNames, rows } = await traced(query, () => adapter.queryRaw(adapterQuery(query)));
   return rows.map((values) => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < columnNames.length; i++) row[columnNames[i] as string] = values[i];
@@ -57,8 +58,30 @@ export async function queryRows<Row extends object>(db: Prisma.TransactionClient
 /** The rows a write changed, run as `queryRows` runs a read. */
 export async function executeCount(db: Prisma.TransactionClient, query: Prisma.Sql): Promise<number> {
   const adapter = adapters.get(db);
-  return adapter === undefined ? db.$executeRaw(query) : adapter.executeRaw(adapterQuery(query));
+  if (adapter === undefined) return db.$executeRaw(query);
+  return traced(query, () => adapter.executeRaw(adapterQuery(query)));
 }
 
 /** A column read by `queryRows`: as Prisma types it, or as the driver adapter gives it. */
 export type Driven<T> = T extends bigint ? bigint | string : T extends Date ? Date | string : T;
+
+const tracer = trace.getTracer("encore-campaigns");
+
+/**
+ * With tracing on, a direct statement is a client span of the call or job that ran it, as
+ * Prisma's instrumentation makes one of each query it runs; without, no span is made at all.
+ */
+function traced<T>(query: Prisma.Sql, run: () => Promise<T>): Promise<T> {
+  if (trace.getActiveSpan()?.isRecording() !== true) return run();
+  const attributes = { "db.system.name": "postgresql", "db.query.text": query.text };
+  return tracer.startActiveSpan("postgresql query", { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    try {
+      return await run();
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
