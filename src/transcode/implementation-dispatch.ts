@@ -21,6 +21,8 @@ export interface ImplementationDispatchOptions extends ConnectRouterOptions {
 interface Registered {
   readonly spec: MethodImplSpec & { kind: "unary" };
   readonly options: ConnectRouterOptions;
+  /** The implementation behind its interceptors, chained once rather than per call. */
+  readonly chain: UnaryChain;
 }
 
 /**
@@ -40,7 +42,9 @@ export function createImplementationDispatch(options: ImplementationDispatchOpti
   const registered = new Map<DescMethod, Registered>();
   const add = (spec: MethodImplSpec, extra: ConnectRouterOptions | undefined) => {
     // Streaming methods have no http rule the route table accepts; only unary ones are kept.
-    if (spec.kind === "unary") registered.set(spec.method, { spec, options: { ...routerOptions, ...extra } });
+    if (spec.kind !== "unary") return;
+    const opt = { ...routerOptions, ...extra };
+    registered.set(spec.method, { spec, options: opt, chain: chainUnary(spec, opt.interceptors) });
   };
   const recorder: ConnectRouter = {
     handlers: [],
@@ -57,12 +61,9 @@ export function createImplementationDispatch(options: ImplementationDispatchOpti
   // Aborting with a reason of our own: without one, every call would build a DOMException
   // (with a stack trace) just to release the context's signal, measured at ~10% of a call.
   const completed = new ConnectError("call completed", Code.Canceled);
-  // Each method's implementation behind its interceptors, chained once rather than per call.
-  const chains = new Map<DescMethod, UnaryChain>();
-  for (const [method, { spec, options: opt }] of registered) chains.set(method, chainUnary(spec, opt.interceptors));
 
   const run = async (call: DispatchCall): Promise<DispatchResult> => {
-    const { spec, options: opt } = registered.get(call.route.method) as Registered;
+    const { spec, options: opt, chain } = registered.get(call.route.method) as Registered;
     const context = new RestCallContext({
       service: spec.method.parent,
       method: spec.method,
@@ -70,14 +71,9 @@ export function createImplementationDispatch(options: ImplementationDispatchOpti
       contextValues: call.contextValues,
     });
     onClientGone(call.httpResponse, (reason) => context.abort(reason));
-    // As createHandlerContext links it: a router's shutdown signal aborts its calls.
-    const shutdown = opt.shutdownSignal;
-    const onShutdown = () => context.abort(shutdown?.reason);
-    if (shutdown?.aborted) onShutdown();
-    else shutdown?.addEventListener("abort", onShutdown, { once: true });
+    const unlink = opt.shutdownSignal && linkShutdown(opt.shutdownSignal, context);
     try {
       if (opt.requestGate !== undefined) await opt.requestGate(context);
-      const chain = chains.get(spec.method) as UnaryChain;
       const response = await chain(unaryRequest(context, spec, call.request));
       return { ok: true, message: response.message, header: responseHeaders(response.header, response.trailer) };
     } catch (error) {
@@ -90,11 +86,19 @@ export function createImplementationDispatch(options: ImplementationDispatchOpti
       }
       return { ok: false, error, header };
     } finally {
-      shutdown?.removeEventListener("abort", onShutdown);
+      unlink?.();
       context.abort(completed);
     }
   };
   return { methods: new Set(registered.keys()), call: run };
+}
+
+/** As createHandlerContext links them: a router's shutdown signal aborts its calls. Returns the unlink. */
+function linkShutdown(shutdown: AbortSignal, context: RestCallContext): () => void {
+  const abort = () => context.abort(shutdown.reason);
+  if (shutdown.aborted) abort();
+  else shutdown.addEventListener("abort", abort, { once: true });
+  return () => shutdown.removeEventListener("abort", abort);
 }
 
 // Unary REST has no trailers: the implementation's trailers join its headers.
