@@ -21,7 +21,8 @@ export interface PublicCampaignFacts {
   outstandingLimitNanos: bigint;
 }
 
-interface Row {
+/** The columns of `PublicCampaignFacts`, as `publicCampaignColumns` selects them. */
+export interface PublicCampaignRow {
   id: string;
   state: CampaignState;
   ready: boolean;
@@ -36,30 +37,42 @@ interface Row {
   outstanding_limit_nanos: Driven<bigint>;
 }
 
-/** Reads a campaign by its public key; undefined when no campaign has it. */
-export async function findPublicCampaign(
-  db: Db,
-  campaignKey: string,
-  window: SpendWindow,
-): Promise<PublicCampaignFacts | undefined> {
-  const rows = await queryRows<Row>(
-    db,
-    Prisma.sql`
-    SELECT c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready,
+/**
+ * The select list of a campaign's public facts over `c` (the campaign), `p` (its project) and `d`
+ * (its distributor link): the public read's, and the one-statement credit's over the project and
+ * link rows it just updated (purchases.ts), so both answer the same facts the same way.
+ */
+export function publicCampaignColumns(window: SpendWindow): Prisma.Sql {
+  return Prisma.sql`c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready,
            c.funding_visibility::text AS funding_visibility,
            p.balance_nanos,
            (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'USAGE' AND ${withinWindow("l.create_time", window)}) AS seven_day_usage_nanos,
            (SELECT MIN(o.credit_nanos) FROM offers o
              WHERE o.campaign_id = c.id AND o.active) AS cheapest_credit_nanos,
-           d.state::text AS link_state, d.sandbox, d.outstanding_nanos, d.reserved_nanos, d.outstanding_limit_nanos
+           d.state::text AS link_state, d.sandbox, d.outstanding_nanos, d.reserved_nanos, d.outstanding_limit_nanos`;
+}
+
+/** Reads a campaign by its public key; undefined when no campaign has it. */
+export async function findPublicCampaign(
+  db: Db,
+  campaignKey: string,
+  window: SpendWindow,
+): Promise<PublicCampaignFacts | undefined> {
+  const rows = await queryRows<PublicCampaignRow>(
+    db,
+    Prisma.sql`
+    SELECT ${publicCampaignColumns(window)}
       FROM campaigns c
       JOIN projects p ON p.id = c.project_id
       JOIN distributor_links d ON d.id = c.link_id
      WHERE c.campaign_key = ${campaignKey}`,
   );
   const row = rows[0];
-  if (!row) return undefined;
+  return row && toPublicCampaignFacts(row);
+}
+
+export function toPublicCampaignFacts(row: PublicCampaignRow): PublicCampaignFacts {
   return {
     campaignId: row.id,
     state: row.state,

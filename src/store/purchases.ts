@@ -1,11 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "../../gen/prisma/client.js";
+import { spendWindow } from "../domain/funding.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
 import { type ReportRow, reversedCredit } from "../domain/reversal.js";
 import type { DbClient, InTransaction } from "./db-client.js";
 import { type Driven, executeCount, queryRows } from "./direct-queries.js";
 import { FUNDING_CHANGED_CHANNEL } from "./funding-channel.js";
 import type { Db } from "./open-database.js";
+import {
+  type PublicCampaignFacts,
+  type PublicCampaignRow,
+  publicCampaignColumns,
+  toPublicCampaignFacts,
+} from "./public-campaigns.js";
 import { addPurchaseCredit } from "./purchase-credit.js";
 import { mayMoveInto } from "./purchase-guards.js";
 import { type FindingOf, recordFinding, recordReversal } from "./reconciliation.js";
@@ -93,8 +100,8 @@ export async function recordTransId(db: DbClient, purchaseId: string, transId: s
  * only from a non-final state; then (not in sandbox) its credit added (addPurchaseCredit) and
  * its reservation released; with `partialRefund`, its reversal too (below); with `finding`,
  * the reconciliation finding that says why it was credited (issue 15), in the same
- * transaction, so the credit is never without its reason. Returns false when another caller got
- * there first (and then writes nothing).
+ * transaction, so the credit is never without its reason. Says whether this call credited it:
+ * not when another caller got there first (and then it writes nothing).
  */
 export async function creditPurchase(
   db: Db,
@@ -111,14 +118,14 @@ export async function creditPurchase(
      */
     ifHeard?: InTransaction<{ projectId: string; reversed: boolean; sandbox: boolean }>;
   } = {},
-): Promise<boolean> {
+): Promise<Credit> {
   if (!options.partialRefund && !options.finding) {
     // Issue 14: one round trip for the common credit, which also finds out whether the hook must
     // run; only then does it take the transaction below, which has room for the hook's writes.
     const outcome = await creditInOneStatement(db, purchaseId, now, options.ifHeard !== undefined);
-    if (outcome !== "heard") return outcome === "credited";
+    if (outcome !== "heard") return outcome;
   }
-  return db.$transaction(async (tx) => {
+  const credited = await db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<
       { link_id: string; credit_nanos: bigint; sandbox: boolean; project_id: string; campaign_key: string }[]
     >`
@@ -155,7 +162,11 @@ export async function creditPurchase(
     await options.ifHeard?.(tx, { projectId, reversed: partial !== undefined && owed > 0n, sandbox: false });
     return true;
   });
+  return { credited };
 }
+
+/** Whether a credit was this call's; with the campaign's public facts just after it when the credit read them too. */
+export type Credit = { credited: false } | { credited: true; fundingAfter?: PublicCampaignFacts };
 
 /**
  * The common credit (no reversal, no finding) as one statement (issue 14: one round trip
@@ -166,14 +177,20 @@ export async function creditPurchase(
  * ever get past it. A sandbox purchase ends CREDITED and moves no money (spec 1.6 and 8).
  * With `unlessHeard` it credits nothing when something hears the credit, and says so ("heard"):
  * the same snapshot decides both, so no endpoint or alert can come between them.
+ * A credit that moved money also answers the campaign's public facts as they are just after it
+ * (the balance and the link's amounts from the rows it updated; a statement's parts cannot see
+ * each other's writes otherwise): complete answers the funding after the purchase without a
+ * read of its own (issue 14).
  */
 async function creditInOneStatement(
   db: Db,
   purchaseId: string,
   now: Date,
   unlessHeard: boolean,
-): Promise<"credited" | "heard" | "not open"> {
-  const rows = await queryRows<{ credited: boolean; heard: boolean }>(
+): Promise<Credit | "heard"> {
+  const rows = await queryRows<
+    { credited: boolean; heard: boolean } & (({ id: string } & PublicCampaignRow) | { id: null })
+  >(
     db,
     Prisma.sql`
     WITH heard AS (
@@ -185,7 +202,7 @@ async function creditInOneStatement(
         FROM campaigns c
        WHERE p.id = ${purchaseId} AND p.state IN ('INITIATED', 'AUTHORIZED') AND c.id = p.campaign_id
          AND NOT EXISTS (SELECT 1 FROM heard WHERE heard)
-      RETURNING p.link_id, p.credit_nanos, p.sandbox, c.project_id, c.campaign_key
+      RETURNING p.link_id, p.credit_nanos, p.sandbox, p.campaign_id, c.project_id, c.campaign_key
     ), announced AS (
       SELECT pg_notify(${FUNDING_CHANGED_CHANNEL}, campaign_key) FROM credited WHERE NOT sandbox
     ), entry AS (
@@ -196,20 +213,29 @@ async function creditInOneStatement(
     ), project AS (
       UPDATE projects SET balance_nanos = balance_nanos + credited.credit_nanos
         FROM credited WHERE projects.id = credited.project_id AND NOT credited.sandbox
-      RETURNING 1
+      RETURNING projects.id, projects.balance_nanos
     ), link AS (
       UPDATE distributor_links
          SET outstanding_nanos = outstanding_nanos + credited.credit_nanos,
              reserved_nanos = reserved_nanos - credited.credit_nanos,
              issued_nanos = issued_nanos + credited.credit_nanos
         FROM credited WHERE distributor_links.id = credited.link_id AND NOT credited.sandbox
-      RETURNING 1
+      RETURNING distributor_links.id, distributor_links.state, distributor_links.sandbox,
+                distributor_links.outstanding_nanos, distributor_links.reserved_nanos,
+                distributor_links.outstanding_limit_nanos
+    ), after AS (
+      SELECT ${publicCampaignColumns(spendWindow(now))}
+        FROM credited JOIN campaigns c ON c.id = credited.campaign_id
+        JOIN project p ON p.id = c.project_id
+        JOIN link d ON d.id = c.link_id
     )
     SELECT EXISTS (SELECT 1 FROM credited) AS credited, EXISTS (SELECT 1 FROM heard WHERE heard) AS heard,
-           (SELECT count(*) FROM announced) AS announced`,
+           (SELECT count(*) FROM announced) AS announced, after.*
+      FROM (VALUES (1)) AS one (x) LEFT JOIN after ON TRUE`,
   );
   const row = rows[0];
-  return row?.credited ? "credited" : row?.heard ? "heard" : "not open";
+  if (row?.credited) return { credited: true, ...(row.id !== null && { fundingAfter: toPublicCampaignFacts(row) }) };
+  return row?.heard ? "heard" : { credited: false };
 }
 
 /**

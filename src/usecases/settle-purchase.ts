@@ -8,7 +8,9 @@ import {
 import type { OrderRef, PlatformResult, TxnState } from "../platform/steam/steam-platform.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { claimFinalize, releaseFinalize } from "../store/finalize-leases.js";
+import type { PublicCampaignFacts } from "../store/public-campaigns.js";
 import {
+  type Credit,
   creditPurchase,
   type EndGuard,
   endPurchase,
@@ -37,7 +39,14 @@ export interface SettleOptions {
   finding?: FindingOf;
 }
 
-export type SettleResult = { kind: "settled"; state: PurchaseState } | { kind: "unavailable"; cause: string };
+export type SettleResult =
+  | {
+      kind: "settled";
+      state: PurchaseState;
+      /** The campaign's public facts just after this call credited it, when the credit read them. */
+      fundingAfter?: PublicCampaignFacts;
+    }
+  | { kind: "unavailable"; cause: string };
 
 /**
  * The one settlement shared by complete and the sweeper (DESIGN 3). The state always comes from
@@ -145,29 +154,24 @@ async function apply(
   purchase: PurchaseRecord,
   end: { step: Exclude<SettlementStep, "wait" | "finalize">; guard?: EndGuard; txn?: TxnState; finding?: FindingOf },
 ): Promise<SettleResult> {
-  const { step, txn } = end;
+  const { step } = end;
   const now = deps.now();
-  const events = deps.webhookEvents;
-  // Settled and partly refunded before we credited (issue 15): credit with its reversal.
-  const partialRefund = txn?.status === "PartialRefund" ? { row: txn, platformTime: new Date(txn.time) } : undefined;
-  const moved =
-    step === "credit"
-      ? await creditPurchase(deps.db, purchase.id, now, {
-          partialRefund,
-          finding: end.finding,
-          // Issue 16: purchase.credited commits with the credit (when something hears it: issue
-          // 14 keeps a credit nobody hears one statement).
-          ...(events && {
-            ifHeard: (tx, credit) => events.purchaseCredited(tx, { purchaseId: purchase.id, ...credit }, now),
-          }),
-        })
-      : await endPurchase(deps.db, purchase.id, stateAfter(step), now, end.guard ?? "open");
-  if (moved) deps.metrics?.purchaseEnded(stateAfter(step), purchase);
-  // Before anyone is answered: no public read here may still show the balance before it.
-  if (moved && step === "credit") deps.fundingChanges?.changed(purchase.campaignKey);
-  // This call moved it, so it is in the state it moved it to; otherwise another caller did.
-  const state = moved ? stateAfter(step) : ((await readPurchaseState(deps.db, purchase.id)) ?? purchase.state);
-  if (step === "credit" && !moved && state !== "CREDITED") {
+  if (step === "credit") {
+    const credited = await credit(deps, purchase, end, now);
+    if (credited.credited) {
+      deps.metrics?.purchaseEnded("CREDITED", purchase);
+      // Before anyone is answered: no public read here may still show the balance before it.
+      deps.fundingChanges?.changed(purchase.campaignKey);
+      const { fundingAfter } = credited;
+      return { kind: "settled", state: "CREDITED", ...(fundingAfter && { fundingAfter }) };
+    }
+  } else if (await endPurchase(deps.db, purchase.id, stateAfter(step), now, end.guard ?? "open")) {
+    deps.metrics?.purchaseEnded(stateAfter(step), purchase);
+    return { kind: "settled", state: stateAfter(step) };
+  }
+  // Another caller moved it first: it is in the state that caller moved it to.
+  const state = (await readPurchaseState(deps.db, purchase.id)) ?? purchase.state;
+  if (step === "credit" && state !== "CREDITED") {
     // The platform captured the order but the purchase had ended without payment: the player
     // was charged and nothing credited yet. Never expected; the state stays (spec 3.1) and the
     // next reconciliation credits it from the platform's report, recording why (issue 15).
@@ -177,4 +181,23 @@ async function apply(
     );
   }
   return { kind: "settled", state };
+}
+
+function credit(
+  deps: ServiceDeps,
+  purchase: PurchaseRecord,
+  { txn, finding }: { txn?: TxnState; finding?: FindingOf },
+  now: Date,
+): Promise<Credit> {
+  const events = deps.webhookEvents;
+  return creditPurchase(deps.db, purchase.id, now, {
+    // Settled and partly refunded before we credited (issue 15): credit with its reversal.
+    partialRefund: txn?.status === "PartialRefund" ? { row: txn, platformTime: new Date(txn.time) } : undefined,
+    finding,
+    // Issue 16: purchase.credited commits with the credit (when something hears it: issue 14
+    // keeps a credit nobody hears one statement).
+    ...(events && {
+      ifHeard: (tx, credited) => events.purchaseCredited(tx, { purchaseId: purchase.id, ...credited }, now),
+    }),
+  });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { Purchase_State } from "../../gen/encore/campaign/v1/purchase_pb.js";
-import { DOLLAR } from "../support/seed.js";
+import { DOLLAR, seedUsage } from "../support/seed.js";
 import { readMoney } from "../support/seed-purchases.js";
 import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
 
@@ -52,6 +52,28 @@ describe("POST /v1/public/purchases:complete", () => {
     expect(row.state).toBe("CREDITED");
     expect(row.creditTime).not.toBeNull();
     expect((await f.sim.control.getOrder(orderId))?.status).toBe("Succeeded");
+  });
+
+  it("embeds the funding the credit left, as funding:get answers it right after: runway, limit reached", async () => {
+    // The credit fills the link to its limit: no further purchase fits (PUBLISHER_LIMIT_REACHED).
+    const { shop, orderId, complete } = await begun({
+      outstandingLimitNanos: 3n * DOLLAR,
+      offer: { priceNanos: 5n * DOLLAR, creditNanos: 3n * DOLLAR },
+    });
+    await seedUsage(f.db, shop.projectId, 7n * DOLLAR, new Date(Date.now() - 86_400_000));
+    await f.sim.control.approveOrder(orderId);
+    const res = await complete(true);
+    expect(res.body.funding).toEqual({
+      funded: true,
+      balance: { currencyCode: "USD", units: "13", nanos: 0 },
+      // 13 dollars at 7 a week.
+      runwayDays: "13",
+      visibility: "FUNDING_VISIBILITY_EXACT_BALANCE",
+      purchasable: false,
+      unavailableReason: "PUBLISHER_LIMIT_REACHED",
+    });
+    const read = await f.server.rest("POST", "/v1/public/funding:get", { campaignKey: shop.campaignKey });
+    expect(read.body).toEqual(res.body.funding);
   });
 
   it("answers INITIATED for authorized:false while the decline is not confirmed, and CANCELLED once it is", async () => {

@@ -16,6 +16,11 @@ export interface PublicCampaign extends PublicCampaignFacts {
 export async function readPublicCampaign(deps: ServiceDeps, campaignKey: string): Promise<PublicCampaign> {
   const facts = await findPublicCampaign(deps.db, campaignKey, spendWindow(deps.now()));
   if (!facts) throw notFound("No campaign has this key.");
+  return publicCampaignOf(facts);
+}
+
+/** A campaign's public facts with why it cannot be bought from, however they were read. */
+export function publicCampaignOf(facts: PublicCampaignFacts): PublicCampaign {
   return {
     ...facts,
     unavailableReason: unavailableReason({

@@ -8,11 +8,12 @@ import {
 import { shapePublicFunding } from "../../../domain/funding.js";
 import { PLATFORM_UNAVAILABLE } from "../../../errors/messages.js";
 import { notFound, unavailable } from "../../../errors/status.js";
+import type { PublicCampaignFacts } from "../../../store/public-campaigns.js";
 import { findPurchase } from "../../../store/purchases.js";
 import { settlePurchase } from "../../../usecases/settle-purchase.js";
 import type { ServiceDeps } from "../../deps.js";
 import { toPublicFunding } from "../public/public-mapper.js";
-import { readPublicCampaign } from "../public/read-public-campaign.js";
+import { publicCampaignOf, readPublicCampaign } from "../public/read-public-campaign.js";
 import { toPurchaseState } from "./purchase-state-mapper.js";
 
 /**
@@ -36,14 +37,20 @@ export function createCompletePurchase(deps: ServiceDeps) {
     if (settled.state === "CREDITED") deps.fundingChanges?.changed(request.campaignKey);
     return create(CompletePurchaseResponseSchema, {
       state: toPurchaseState(settled.state),
-      funding: await fundingAfter(deps, request.campaignKey),
+      funding: await fundingAfter(deps, request.campaignKey, settled.fundingAfter),
     });
   };
 }
 
-async function fundingAfter(deps: ServiceDeps, campaignKey: string): Promise<PublicFunding | undefined> {
+/** As the credit that this call made left it, else as read now (credited by another caller, or not yet). */
+async function fundingAfter(
+  deps: ServiceDeps,
+  campaignKey: string,
+  credited: PublicCampaignFacts | undefined,
+): Promise<PublicFunding | undefined> {
   try {
-    return toPublicFunding(shapePublicFunding(await readPublicCampaign(deps, campaignKey)));
+    const campaign = credited ? publicCampaignOf(credited) : await readPublicCampaign(deps, campaignKey);
+    return toPublicFunding(shapePublicFunding(campaign));
   } catch (cause) {
     deps.logger.warn({ err: cause }, "funding after a purchase could not be read");
     return undefined;
