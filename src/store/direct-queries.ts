@@ -65,8 +65,6 @@ export async function executeCount(db: Prisma.TransactionClient, query: Prisma.S
 /** A column read by `queryRows`: as Prisma types it, or as the driver adapter gives it. */
 export type Driven<T> = T extends bigint ? bigint | string : T extends Date ? Date | string : T;
 
-const tracer = trace.getTracer("encore-campaigns");
-
 /**
  * With tracing on, a direct statement is a client span of the call or job that ran it, as
  * Prisma's instrumentation makes one of each query it runs; without, no span is made at all.
@@ -74,14 +72,18 @@ const tracer = trace.getTracer("encore-campaigns");
 function traced<T>(query: Prisma.Sql, run: () => Promise<T>): Promise<T> {
   if (trace.getActiveSpan()?.isRecording() !== true) return run();
   const attributes = { "db.system.name": "postgresql", "db.query.text": query.text };
-  return tracer.startActiveSpan("postgresql query", { kind: SpanKind.CLIENT, attributes }, async (span) => {
-    try {
-      return await run();
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  // Asked of the registered provider each time, not kept: a tracer kept from an earlier
+  // registration would send its spans to a provider shut down since (tests register one per file).
+  return trace
+    .getTracer("encore-campaigns")
+    .startActiveSpan("postgresql query", { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
 }
