@@ -87,11 +87,20 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
   };
 }
 
-/** Records the platform's transaction id once the platform confirmed the order. */
+/**
+ * Records the platform's transaction id once the platform confirmed the order. Committed without
+ * waiting for its WAL flush (`synchronous_commit` off for this one statement's transaction; issue
+ * 14): it is a hint whose loss the service already survives, since a process may die between
+ * InitTxn's answer and this write. Losing it in a database crash leaves what that leaves (no
+ * trans_id), and complete, a retried begin or the sweeper ask QueryTxn and record it then.
+ * Others see it as soon as it commits; only its durability waits for the WAL writer.
+ */
 export async function recordTransId(db: DbClient, purchaseId: string, transId: string): Promise<void> {
   await executeCount(
     db,
-    Prisma.sql`UPDATE purchases SET trans_id = ${transId} WHERE id = ${purchaseId} AND trans_id IS NULL`,
+    Prisma.sql`
+    WITH unhurried AS (SELECT set_config('synchronous_commit', 'off', true))
+    UPDATE purchases SET trans_id = ${transId} FROM unhurried WHERE id = ${purchaseId} AND trans_id IS NULL`,
   );
 }
 

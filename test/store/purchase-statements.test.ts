@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../../gen/prisma/client.js";
 import { spendWindow } from "../../src/domain/funding.js";
+import { queryRows } from "../../src/store/direct-queries.js";
+import { openDatabase } from "../../src/store/open-database.js";
 import { findPublicCampaign } from "../../src/store/public-campaigns.js";
-import { creditPurchase } from "../../src/store/purchases.js";
+import { creditPurchase, findPurchase, recordTransId } from "../../src/store/purchases.js";
 import { DOLLAR, type SeedCampaignOptions, seedCampaign, seedOffer, seedUsage } from "../support/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-// Issue 14: the common credit answers the campaign's public facts as it left them, so complete
-// answers the funding after the purchase without a read of its own. They must be what a read
-// right after the credit finds.
+// Issue 14: statements of the purchase path that do more than they seem to, to save a round trip
+// or a wait.
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -78,4 +80,32 @@ describe("the one-statement credit", () => {
     const sandbox = await reservedPurchase({ sandbox: true, balanceNanos: DOLLAR }, DOLLAR);
     expect(await creditPurchase(prisma(), sandbox.purchaseId, NOW)).toEqual({ credited: true });
   });
+});
+
+describe("recording the platform's transaction id", () => {
+  it("records it once, and other connections see it as soon as it returns", async () => {
+    const shop = await reservedPurchase({}, DOLLAR);
+    await recordTransId(prisma(), shop.purchaseId, "9000000001");
+    await recordTransId(prisma(), shop.purchaseId, "9000000002");
+    expect((await findPurchase(prisma(), shop.purchaseId))?.transId).toBe("9000000001");
+  });
+
+  // It commits without waiting for its WAL flush; that must end with its own statement, or every
+  // later transaction on the connection (a credit) would commit that way too.
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "leaves the connection committing synchronously after it",
+    async () => {
+      if (db.target.kind !== "postgres") throw new Error("PostgreSQL only");
+      const one = await openDatabase({ ...db.target, poolSize: 1 });
+      try {
+        const shop = await reservedPurchase({}, DOLLAR);
+        await recordTransId(one.prisma, shop.purchaseId, "9000000003");
+        const setting = Prisma.sql`SELECT current_setting('synchronous_commit') AS value`;
+        expect(await queryRows<{ value: string }>(one.prisma, setting)).toEqual([{ value: "on" }]);
+        expect((await findPurchase(prisma(), shop.purchaseId))?.transId).toBe("9000000003");
+      } finally {
+        await one.close();
+      }
+    },
+  );
 });
