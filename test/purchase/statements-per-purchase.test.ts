@@ -1,7 +1,8 @@
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTracing, type Tracing } from "../../src/telemetry/tracing.js";
+import type { Tracing } from "../../src/telemetry/tracing.js";
 import { DOLLAR } from "../support/seed.js";
+import { spansUnder, startTestTracing } from "../support/traced.js";
 import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
 
 // Issue 14: the purchase path's round trips to the database are its cost (docs/performance.md,
@@ -9,11 +10,11 @@ import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.j
 // or complete fails this test, and the docs' count changes with it. Counted as the database
 // spans under each call's span (on PostgreSQL the hot statements are spans of their own).
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("the statements of a purchase, on PostgreSQL", () => {
-  const exporter = new InMemorySpanExporter();
+  let exporter: InMemorySpanExporter;
   let tracing: Tracing;
   let f: PurchaseFixture;
   beforeAll(async () => {
-    tracing = createTracing({ serviceName: "encore-test", processor: new SimpleSpanProcessor(exporter) });
+    ({ exporter, tracing } = startTestTracing());
     f = await startPurchaseFixture({}, { tracing });
   });
   afterAll(async () => {
@@ -26,17 +27,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("the statements of a purc
     const spans = exporter.getFinishedSpans();
     const call = spans.find((span) => span.name === `encore.campaign.v1.CampaignService/${rpc}`);
     if (!call) throw new Error(`no span of ${rpc}`);
-    const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
-    const under = (span: ReadableSpan): boolean => {
-      for (let parent = span.parentSpanContext?.spanId; parent; ) {
-        if (parent === call.spanContext().spanId) return true;
-        parent = byId.get(parent)?.parentSpanContext?.spanId;
-      }
-      return false;
-    };
-    const descendants = spans
-      .filter(under)
-      .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+    const descendants = spansUnder(spans, call);
     return {
       statements: descendants.filter(
         (span) => span.name === "postgresql query" || span.name === "prisma:client:db_query",

@@ -1,17 +1,18 @@
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createTracing, type Tracing } from "../../src/telemetry/tracing.js";
+import type { Tracing } from "../../src/telemetry/tracing.js";
 import { type PurchaseFixture, startPurchaseFixture } from "../purchase/purchase-fixture.js";
 import { DOLLAR } from "../support/seed.js";
 import { onPostgres } from "../support/test-database.js";
+import { spansUnder, startTestTracing } from "../support/traced.js";
 
 describe("tracing (OpenTelemetry)", () => {
-  const exporter = new InMemorySpanExporter();
+  let exporter: InMemorySpanExporter;
   let tracing: Tracing;
   let f: PurchaseFixture;
   beforeAll(async () => {
-    tracing = createTracing({ serviceName: "encore-test", processor: new SimpleSpanProcessor(exporter) });
+    ({ exporter, tracing } = startTestTracing());
     f = await startPurchaseFixture({}, { tracing });
   });
   afterAll(async () => {
@@ -37,15 +38,7 @@ describe("tracing (OpenTelemetry)", () => {
       "rpc.connect_rpc.error_code": "Ok",
     });
     if (!rpc) return;
-    const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
-    const under = (span: ReadableSpan): boolean => {
-      for (let parent = span.parentSpanContext?.spanId; parent; ) {
-        if (parent === rpc.spanContext().spanId) return true;
-        parent = byId.get(parent)?.parentSpanContext?.spanId;
-      }
-      return false;
-    };
-    const descendants = spans.filter(under);
+    const descendants = spansUnder(spans, rpc);
     const names = new Set(descendants.map((span) => span.name));
     expect(names).toContain("steam AuthenticateUserTicket");
     expect(names).toContain("steam InitTxn");

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../gen/prisma/client.js";
 import { queryRows } from "../../src/store/direct-queries.js";
@@ -6,6 +5,7 @@ import { findPublicCampaign } from "../../src/store/public-campaigns.js";
 import { findBeginFacts } from "../../src/store/purchase-opening.js";
 import { findPurchase } from "../../src/store/purchases.js";
 import { seedCampaign, seedOffer } from "../support/seed.js";
+import { seedPurchase } from "../support/seed-purchases.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 
 // Issue 14: on PostgreSQL the hot reads skip Prisma's client and go straight through its driver
@@ -37,21 +37,9 @@ describe("reads straight through the driver adapter", () => {
       outstandingLimitNanos: 2n ** 62n,
     });
     const offerId = await seedOffer(prisma(), campaign.campaignId);
-    const purchaseId = randomUUID();
-    await prisma().purchase.create({
-      data: {
-        id: purchaseId,
-        campaignId: campaign.campaignId,
-        offerId,
-        linkId: campaign.linkId,
-        orderId: 2n ** 62n + 7n,
-        playerId: "76561197960287930",
-        priceNanos: 4_990_000_000n,
-        creditNanos: 4_990_000_000n,
-        sandbox: false,
-        language: "en",
-        createTime: new Date("2026-11-25T20:58:01.234Z"),
-      },
+    const purchaseId = await seedPurchase(prisma(), campaign, offerId, {
+      orderId: 2n ** 62n + 7n,
+      createTime: new Date("2026-11-25T20:58:01.234Z"),
     });
     const window = { since: new Date("2026-11-18T00:00:00Z"), until: new Date("2026-11-25T00:00:00Z") };
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../gen/prisma/client.js";
 import { spendWindow } from "../../src/domain/funding.js";
@@ -7,6 +6,7 @@ import { openDatabase } from "../../src/store/open-database.js";
 import { findPublicCampaign } from "../../src/store/public-campaigns.js";
 import { creditPurchase, findPurchase, recordTransId } from "../../src/store/purchases.js";
 import { DOLLAR, type SeedCampaignOptions, seedCampaign, seedOffer, seedUsage } from "../support/seed.js";
+import { seedPurchase } from "../support/seed-purchases.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // Issue 14: statements of the purchase path that do more than they seem to, to save a round trip
@@ -24,22 +24,12 @@ const NOW = new Date("2026-11-26T12:00:00.000Z");
 async function reservedPurchase(options: SeedCampaignOptions, credit: bigint) {
   const campaign = await seedCampaign(prisma(), { reservedNanos: credit, ...options });
   const offerId = await seedOffer(prisma(), campaign.campaignId, { priceNanos: 2n * credit, creditNanos: credit });
-  const purchaseId = randomUUID();
-  await prisma().purchase.create({
-    data: {
-      id: purchaseId,
-      campaignId: campaign.campaignId,
-      offerId,
-      linkId: campaign.linkId,
-      orderId: BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000)),
-      playerId: "76561197960287930",
-      priceNanos: 2n * credit,
-      creditNanos: credit,
-      sandbox: options.sandbox ?? false,
-      language: "en",
-      state: "AUTHORIZED",
-      createTime: new Date(NOW.getTime() - 60_000),
-    },
+  const purchaseId = await seedPurchase(prisma(), campaign, offerId, {
+    priceNanos: 2n * credit,
+    creditNanos: credit,
+    sandbox: options.sandbox ?? false,
+    state: "AUTHORIZED",
+    createTime: new Date(NOW.getTime() - 60_000),
   });
   return { ...campaign, purchaseId };
 }

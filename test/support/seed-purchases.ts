@@ -1,3 +1,5 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Prisma } from "../../gen/prisma/client.js";
 import { fingerprintSecret, sealSecret } from "../../src/services/secret-box.js";
 import type { SteamSimControl } from "../../src/sim/steam/steam-sim-control.js";
 import type { Db } from "../../src/store/open-database.js";
@@ -71,4 +73,34 @@ export async function readMoney(db: Db, shop: SeededCampaign) {
     balanceNanos: project.balanceNanos,
     ledger: ledger.map((entry) => ({ purchaseId: entry.purchaseId, amountNanos: entry.amountNanos })),
   };
+}
+
+/**
+ * A purchase row of `campaign` for `offerId`, written straight to the store (no platform order
+ * behind it): INITIATED, a 4.99 dollar credit and price, a fresh order id, unless `fields` say
+ * otherwise. Returns its id.
+ */
+export async function seedPurchase(
+  db: Db,
+  campaign: SeededCampaign,
+  offerId: string,
+  fields: Partial<Prisma.PurchaseUncheckedCreateInput> = {},
+): Promise<string> {
+  const id = randomUUID();
+  await db.purchase.create({
+    data: {
+      id,
+      campaignId: campaign.campaignId,
+      offerId,
+      linkId: campaign.linkId,
+      orderId: BigInt(`0x${randomBytes(7).toString("hex")}`),
+      playerId: "76561197960287930",
+      priceNanos: 4_990_000_000n,
+      creditNanos: 4_990_000_000n,
+      sandbox: false,
+      language: "en",
+      ...fields,
+    },
+  });
+  return id;
 }
