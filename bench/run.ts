@@ -19,12 +19,17 @@ import type { BenchShop, TargetName } from "./targets.js";
 // Without BENCH_DATABASE_URL the reads run on in-process PGlite and the purchase load is skipped.
 // - start: start to ready; soak: RSS over BENCH_SOAK_REQUESTS funding:get calls and a long
 //   purchase load (BENCH_SOAK_S seconds).
+// BENCH_ROUNDS (1) repeats purchase and read targets with their baselines, in turns; the table
+// gives medians, each ratio taken within its own round.
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 32);
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 8);
 const WARMUP_S = 2;
+// Each target measured this many times, in turns with its baselines; the table gives the median
+// of each figure and of each ratio (taken within its round): the machine's speed drifts.
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const WARM_STARTS = 5;
 const serverUrl = process.env.BENCH_DATABASE_URL;
 const mode = process.argv[2] ?? "all";
@@ -95,7 +100,10 @@ interface Row {
   /** Service CPU per request or purchase. */
   cpuMsPerOp?: number;
   queriesPerOp?: number;
-  ratio?: string;
+  /** To the baselines of its own round: bare node:http, the trivial handler, pgbench -N or -S. */
+  ratios?: { bare?: number; trivial?: number; pgbench?: number };
+  /** What the ratio column says of a pgbench row. */
+  note?: string;
   /** The purchase load's other parties' CPU per purchase (PostgreSQL only when it is local). */
   othersCpuMsPerOp?: { postgres?: number; simulator: number; loadGenerator: number };
 }
@@ -237,9 +245,6 @@ function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
 
 const fixed = (value: number | undefined, digits: number) =>
   value === undefined || Number.isNaN(value) ? "" : value.toFixed(digits);
-const times = (value: number, base: number | undefined) => (base === undefined ? "" : `${(value / base).toFixed(2)}x`);
-const percent = (value: number, base: number | undefined) =>
-  base === undefined ? "" : `${((100 * value) / base).toFixed(1)}% of pgbench`;
 
 interface Target {
   what: string;
@@ -247,12 +252,12 @@ interface Target {
   met: boolean;
 }
 
-async function loadAll(): Promise<void> {
+/** One round: pgbench, the purchase loads and the reads, each row's ratios to this round's baselines. */
+async function measureRound(): Promise<Row[]> {
   const rows: Row[] = [];
-  const targets: Target[] = [];
-  let pgbench: Pgbench | undefined;
   const wantPurchases = mode === "all" || mode === "purchase";
   const wantReads = mode === "all" || mode === "read";
+  let pgbench: Pgbench | undefined;
   if (serverUrl && wantPurchases) {
     pgbench = await runPgbench(serverUrl, DURATION_S);
     if (!pgbench.available) console.log(`\npgbench baselines skipped: ${pgbench.why}\n`);
@@ -261,39 +266,17 @@ async function loadAll(): Promise<void> {
   const selectOnly = pgbench?.available ? pgbench.selectOnly.tps : undefined;
   if (pgbench?.available) {
     for (const [label, r] of [
-      ["pgbench -N (simple update), 16 clients", pgbench.simpleUpdate],
-      ["pgbench -S (select only), 16 clients", pgbench.selectOnly],
+      [PGBENCH_N, pgbench.simpleUpdate],
+      [PGBENCH_S, pgbench.selectOnly],
     ] as const) {
-      rows.push({ label, rate: r.tps, p50: Number.NaN, p99: Number.NaN, errors: 0, ratio: `avg ${r.latencyMs} ms` });
+      rows.push({ label, rate: r.tps, p50: Number.NaN, p99: Number.NaN, errors: 0, note: `avg ${r.latencyMs} ms` });
     }
   }
-  if (wantPurchases && !serverUrl) {
-    console.log("\npurchase load and pgbench skipped: set BENCH_DATABASE_URL to a PostgreSQL server\n");
-  }
   if (wantPurchases && serverUrl) {
-    for (const [label, campaigns] of [
-      [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1],
-      [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS],
-    ] as const) {
+    for (const [label, campaigns] of PURCHASE_LOADS) {
       const row = await measurePurchases(label, campaigns, DURATION_S);
-      row.ratio = percent(row.rate, simpleUpdate);
+      row.ratios = { pgbench: simpleUpdate && row.rate / simpleUpdate };
       rows.push(row);
-      const share = simpleUpdate === undefined ? Number.NaN : row.rate / simpleUpdate;
-      targets.push(
-        { what: `${label}: >= 1000/s`, measured: `${row.rate.toFixed(0)}/s`, met: row.rate >= 1000 },
-        { what: `${label}: >= 7% of pgbench -N`, measured: `${(100 * share).toFixed(1)}%`, met: share >= 0.07 },
-        { what: `${label}: p99 < 100 ms`, measured: `${row.p99.toFixed(1)} ms`, met: row.p99 < 100 },
-        {
-          what: `${label}: <= 1 ms service CPU a purchase`,
-          measured: `${fixed(row.cpuMsPerOp, 2)} ms`,
-          met: (row.cpuMsPerOp ?? 99) <= 1,
-        },
-        {
-          what: `${label}: RSS <= 150 MB`,
-          measured: `${fixed(row.peakRssMb, 0)} MB`,
-          met: (row.peakRssMb ?? 999) <= 150,
-        },
-      );
     }
   }
   if (wantReads) {
@@ -301,41 +284,138 @@ async function loadAll(): Promise<void> {
     for (const scenario of readScenarios) reads.push(await measureRead(scenario));
     const [bare, trivial] = reads as [Row, Row, ...Row[]];
     for (const row of reads) {
-      row.ratio = `${times(row.rate, bare.rate)} bare, ${times(row.rate, trivial.rate)} trivial`;
-      if (row.label.includes("cache off") && selectOnly !== undefined)
-        row.ratio += `, ${percent(row.rate, selectOnly)} -S`;
+      const cacheOff = row.label.includes("cache off");
+      row.ratios = {
+        bare: row.rate / bare.rate,
+        trivial: row.rate / trivial.rate,
+        pgbench: cacheOff && selectOnly ? row.rate / selectOnly : undefined,
+      };
     }
     rows.push(...reads);
-    const rest = reads.find((r) => r.label === "funding:get over REST") as Row;
-    targets.push(
-      {
-        what: "funding:get over REST: >= 0.35x bare node:http",
-        measured: times(rest.rate, bare.rate),
-        met: rest.rate / bare.rate >= 0.35,
+  }
+  return rows;
+}
+
+const PGBENCH_N = "pgbench -N (simple update), 16 clients";
+const PGBENCH_S = "pgbench -S (select only), 16 clients";
+const PURCHASE_LOADS = [
+  [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1],
+  [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS],
+] as const;
+const REST = "funding:get over REST";
+
+/** The median (of an even count, the mean of the two middle values); NaN when there is none. */
+const middle = (values: number[]) => {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((x, y) => x - y);
+  const half = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[half] as number)
+    : ((sorted[half - 1] as number) + (sorted[half] as number)) / 2;
+};
+const middleOf = (values: (number | undefined)[]) =>
+  values.every((v) => v === undefined) ? undefined : middle(values.filter((v) => v !== undefined));
+
+/** Each row's figures and ratios as the median over the rounds (one round: as measured). */
+function combine(rounds: Row[][]): Row[] {
+  const first = rounds[0] ?? [];
+  return first.map((row) => {
+    const all = rounds.map((round) => round.find((r) => r.label === row.label)).filter((r) => r !== undefined);
+    const of = (pick: (r: Row) => number | undefined) => middleOf(all.map(pick));
+    return {
+      ...row,
+      rate: of((r) => r.rate) ?? Number.NaN,
+      p50: of((r) => r.p50) ?? Number.NaN,
+      p99: of((r) => r.p99) ?? Number.NaN,
+      errors: all.reduce((sum, r) => sum + r.errors, 0),
+      peakRssMb: of((r) => r.peakRssMb),
+      cpuMsPerOp: of((r) => r.cpuMsPerOp),
+      queriesPerOp: of((r) => r.queriesPerOp),
+      ratios: {
+        bare: of((r) => r.ratios?.bare),
+        trivial: of((r) => r.ratios?.trivial),
+        pgbench: of((r) => r.ratios?.pgbench),
       },
-      { what: "funding:get over REST: p99 < 5 ms", measured: `${rest.p99.toFixed(1)} ms`, met: rest.p99 < 5 },
+      othersCpuMsPerOp: row.othersCpuMsPerOp && {
+        postgres: of((r) => r.othersCpuMsPerOp?.postgres),
+        simulator: of((r) => r.othersCpuMsPerOp?.simulator) ?? 0,
+        loadGenerator: of((r) => r.othersCpuMsPerOp?.loadGenerator) ?? 0,
+      },
+    };
+  });
+}
+
+function ratioText(row: Row): string {
+  if (row.note !== undefined) return row.note;
+  const { bare, trivial, pgbench } = row.ratios ?? {};
+  const parts: string[] = [];
+  if (bare !== undefined) parts.push(`${bare.toFixed(2)}x bare`, `${(trivial ?? Number.NaN).toFixed(2)}x trivial`);
+  if (pgbench !== undefined)
+    parts.push(`${(100 * pgbench).toFixed(1)}% of pgbench${row.label.startsWith("complete") ? "" : " -S"}`);
+  return parts.join(", ");
+}
+
+function targetsOf(rows: Row[]): Target[] {
+  const targets: Target[] = [];
+  for (const row of rows.filter((r) => r.label.startsWith("complete purchases"))) {
+    const label = row.label;
+    const share = row.ratios?.pgbench ?? Number.NaN;
+    targets.push(
+      { what: `${label}: >= 1000/s`, measured: `${row.rate.toFixed(0)}/s`, met: row.rate >= 1000 },
+      { what: `${label}: >= 7% of pgbench -N`, measured: `${(100 * share).toFixed(1)}%`, met: share >= 0.07 },
+      { what: `${label}: p99 < 100 ms`, measured: `${row.p99.toFixed(1)} ms`, met: row.p99 < 100 },
       {
-        what: "funding:get over REST: RSS <= 150 MB",
+        what: `${label}: <= 1 ms service CPU a purchase`,
+        measured: `${fixed(row.cpuMsPerOp, 2)} ms`,
+        met: (row.cpuMsPerOp ?? 99) <= 1,
+      },
+      {
+        what: `${label}: RSS <= 150 MB`,
+        measured: `${fixed(row.peakRssMb, 0)} MB`,
+        met: (row.peakRssMb ?? 999) <= 150,
+      },
+    );
+  }
+  const rest = rows.find((r) => r.label === REST);
+  if (rest) {
+    const bare = rest.ratios?.bare ?? Number.NaN;
+    targets.push(
+      { what: `${REST}: >= 0.35x bare node:http`, measured: `${bare.toFixed(2)}x`, met: bare >= 0.35 },
+      { what: `${REST}: p99 < 5 ms`, measured: `${rest.p99.toFixed(1)} ms`, met: rest.p99 < 5 },
+      {
+        what: `${REST}: RSS <= 150 MB`,
         measured: `${fixed(rest.peakRssMb, 0)} MB`,
         met: (rest.peakRssMb ?? 999) <= 150,
       },
     );
-    const off = reads.find((r) => r.label.includes("cache off")) as Row;
-    if (selectOnly !== undefined)
-      targets.push({
-        what: "funding:get, cache off: >= 25% of pgbench -S",
-        measured: `${((100 * off.rate) / selectOnly).toFixed(1)}%`,
-        met: off.rate / selectOnly >= 0.25,
-      });
-    const embedded = reads.find((r) => r.label.includes("embedded PGlite"));
-    if (embedded?.peakRssMb !== undefined && rest.peakRssMb !== undefined)
-      console.log(
-        `\nembedded PGlite's share of RSS under the read load: ${(embedded.peakRssMb - rest.peakRssMb).toFixed(0)} MB (${embedded.peakRssMb.toFixed(0)} MB on PGlite, ${rest.peakRssMb.toFixed(0)} MB on PostgreSQL)`,
-      );
   }
+  const off = rows.find((r) => r.label.includes("cache off"));
+  if (off?.ratios?.pgbench !== undefined)
+    targets.push({
+      what: "funding:get, cache off: >= 25% of pgbench -S",
+      measured: `${(100 * off.ratios.pgbench).toFixed(1)}%`,
+      met: off.ratios.pgbench >= 0.25,
+    });
+  return targets;
+}
+
+async function loadAll(): Promise<void> {
+  if ((mode === "all" || mode === "purchase") && !serverUrl) {
+    console.log("\npurchase load and pgbench skipped: set BENCH_DATABASE_URL to a PostgreSQL server\n");
+  }
+  const rounds: Row[][] = [];
+  for (let round = 0; round < ROUNDS; round++) rounds.push(await measureRound());
+  const rows = combine(rounds);
+  const targets = targetsOf(rows);
+  const rest = rows.find((r) => r.label === REST);
+  const embedded = rows.find((r) => r.label.includes("embedded PGlite"));
+  if (embedded?.peakRssMb !== undefined && rest?.peakRssMb !== undefined)
+    console.log(
+      `\nembedded PGlite's share of RSS under the read load: ${(embedded.peakRssMb - rest.peakRssMb).toFixed(0)} MB (${embedded.peakRssMb.toFixed(0)} MB on PGlite, ${rest.peakRssMb.toFixed(0)} MB on PostgreSQL)`,
+    );
   const database = serverUrl ? "PostgreSQL (a database of its own per target)" : "PGlite (in process)";
   console.log(
-    `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each; reads ${CONNECTIONS} connections; database ${database}; ${new Date().toISOString()}\n`,
+    `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each${ROUNDS > 1 ? `, ${ROUNDS} rounds in turns (medians; ratios within a round)` : ""}; reads ${CONNECTIONS} connections; database ${database}; ${new Date().toISOString()}\n`,
   );
   console.log(
     ["what", "per s", "p50 ms", "p99 ms", "service CPU ms/op", "peak RSS MB", "SQL/op", "errors", "ratio"].join(" | "),
@@ -351,7 +431,7 @@ async function loadAll(): Promise<void> {
         fixed(r.peakRssMb, 0),
         fixed(r.queriesPerOp, 1),
         r.errors,
-        r.ratio ?? "",
+        ratioText(r),
       ].join(" | "),
     );
   }
@@ -370,6 +450,13 @@ async function loadAll(): Promise<void> {
       console.log(
         `${r.label}: service ${fixed(r.cpuMsPerOp, 2)}, PostgreSQL ${fixed(postgres, 2) || "n/a"}, simulator ${simulator.toFixed(2)}, load generator ${loadGenerator.toFixed(2)}; ${bound}`,
       );
+    }
+  }
+  if (ROUNDS > 1) {
+    console.log("\neach round's ratios, in the order measured:");
+    for (const row of rows.filter((r) => r.ratios?.pgbench !== undefined || r.label === REST)) {
+      const each = rounds.map((round) => round.find((r) => r.label === row.label)).map((r) => (r ? ratioText(r) : "-"));
+      console.log(`${row.label}: ${each.join(" | ")}`);
     }
   }
   if (targets.length > 0) {
