@@ -99,6 +99,8 @@ interface Row {
   peakRssMb?: number;
   /** Service CPU per request or purchase. */
   cpuMsPerOp?: number;
+  /** The share of that CPU time spent in user space (the rest: the kernel, on the service's behalf). */
+  userShare?: number;
   queriesPerOp?: number;
   /** To the baselines of its own round: bare node:http, the trivial handler, pgbench -N or -S. */
   ratios?: { bare?: number; trivial?: number; pgbench?: number };
@@ -110,6 +112,7 @@ interface Row {
 
 interface TargetStats {
   cpuMs: number;
+  userCpuMs: number;
   peakRssBytes: number;
   lastRssBytes: number;
   queries: number;
@@ -205,6 +208,7 @@ async function measurePurchases(
       errors: load.errors,
       peakRssMb: stats.peakRssBytes / 2 ** 20,
       cpuMsPerOp: stats.cpuMs / load.purchases,
+      userShare: stats.userCpuMs / stats.cpuMs,
       queriesPerOp: stats.queries / load.purchases,
     };
   } finally {
@@ -330,6 +334,7 @@ function combine(rounds: Row[][]): Row[] {
       errors: all.reduce((sum, r) => sum + r.errors, 0),
       peakRssMb: of((r) => r.peakRssMb),
       cpuMsPerOp: of((r) => r.cpuMsPerOp),
+      userShare: of((r) => r.userShare),
       queriesPerOp: of((r) => r.queriesPerOp),
       ratios: {
         bare: of((r) => r.ratios?.bare),
@@ -448,7 +453,7 @@ async function loadAll(): Promise<void> {
           ? "PostgreSQL is not on this machine"
           : `${total.toFixed(2)} ms in all: ${availableParallelism()} cores allow at most ${((1000 * availableParallelism()) / total).toFixed(0)}/s`;
       console.log(
-        `${r.label}: service ${fixed(r.cpuMsPerOp, 2)}, PostgreSQL ${fixed(postgres, 2) || "n/a"}, simulator ${simulator.toFixed(2)}, load generator ${loadGenerator.toFixed(2)}; ${bound}`,
+        `${r.label}: service ${fixed(r.cpuMsPerOp, 2)}${r.userShare === undefined ? "" : ` (${(100 * r.userShare).toFixed(0)} % user)`}, PostgreSQL ${fixed(postgres, 2) || "n/a"}, simulator ${simulator.toFixed(2)}, load generator ${loadGenerator.toFixed(2)}; ${bound}`,
       );
     }
   }

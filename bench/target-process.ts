@@ -45,6 +45,7 @@ process.on("message", async (message: { type: string }) => {
     process.send?.({
       type: "stats",
       cpuMs: (cpu.user + cpu.system) / 1000,
+      userCpuMs: cpu.user / 1000,
       peakRssBytes: Math.max(...rssSamples),
       lastRssBytes: rssSamples[rssSamples.length - 1],
       queries: (started.queryCount?.() ?? 0) - markedQueries,
