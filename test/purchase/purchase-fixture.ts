@@ -1,3 +1,4 @@
+import type { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { loadConfig } from "../../src/config.js";
 import { createRefuse } from "../../src/errors/refusals.js";
 import { createSettlementSweeper, type SettlementSweeper } from "../../src/jobs/settlement-sweeper.js";
@@ -18,6 +19,7 @@ import {
   type TestServer,
   type TestServerOptions,
 } from "../support/test-server.js";
+import { startTestTracing } from "../support/traced.js";
 
 export interface PurchaseFixture {
   sim: SteamSimulator;
@@ -104,6 +106,25 @@ export async function startPurchaseFixture(
       await steam.close();
       await server.close();
       await sim.close();
+    },
+  };
+}
+
+export type TracedPurchaseFixture = PurchaseFixture & { exporter: InMemorySpanExporter };
+
+/**
+ * The fixture with tracing turned on for this process, its spans kept in `exporter`; closing it
+ * turns tracing off again.
+ */
+export async function startTracedPurchaseFixture(): Promise<TracedPurchaseFixture> {
+  const { exporter, tracing } = startTestTracing();
+  const f = await startPurchaseFixture({}, { tracing });
+  return {
+    ...f,
+    exporter,
+    async close() {
+      await f.close();
+      await tracing.shutdown();
     },
   };
 }

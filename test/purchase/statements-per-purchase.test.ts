@@ -1,30 +1,22 @@
-import type { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tracing } from "../../src/telemetry/tracing.js";
 import { DOLLAR } from "../support/seed.js";
-import { spansUnder, startTestTracing } from "../support/traced.js";
-import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
+import { spansUnder } from "../support/traced.js";
+import { startTracedPurchaseFixture, type TracedPurchaseFixture } from "./purchase-fixture.js";
 
 // Issue 14: the purchase path's round trips to the database are its cost (docs/performance.md,
 // "System calls per purchase"), so their number is pinned down here: a statement added to begin
 // or complete fails this test, and the docs' count changes with it. Counted as the database
 // spans under each call's span (on PostgreSQL the hot statements are spans of their own).
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("the statements of a purchase, on PostgreSQL", () => {
-  let exporter: InMemorySpanExporter;
-  let tracing: Tracing;
-  let f: PurchaseFixture;
+  let f: TracedPurchaseFixture;
   beforeAll(async () => {
-    ({ exporter, tracing } = startTestTracing());
-    f = await startPurchaseFixture({}, { tracing });
+    f = await startTracedPurchaseFixture();
   });
-  afterAll(async () => {
-    await f.close();
-    await tracing.shutdown();
-  });
+  afterAll(() => f.close());
 
   /** The statements (and the steam calls) the call named `rpc` made, in order. */
   function callSpans(rpc: string): { statements: number; steam: string[] } {
-    const spans = exporter.getFinishedSpans();
+    const spans = f.exporter.getFinishedSpans();
     const call = spans.find((span) => span.name === `encore.campaign.v1.CampaignService/${rpc}`);
     if (!call) throw new Error(`no span of ${rpc}`);
     const descendants = spansUnder(spans, call);
@@ -39,7 +31,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("the statements of a purc
   it("is 3 statements to begin and 3 to complete: the funding after the credit costs none", async () => {
     const shop = await f.shop({ balanceNanos: 10n * DOLLAR });
     const player = await f.player(shop);
-    exporter.reset();
+    f.exporter.reset();
     const begun = await f.begin({ campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket });
     expect(begun.status).toBe(200);
     // The begin's facts, the opening, the platform's transaction id.
@@ -50,7 +42,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("the statements of a purc
 
     const { purchase, orderId } = begun.body as { purchase: string; orderId: string };
     await f.sim.control.approveOrder(orderId);
-    exporter.reset();
+    f.exporter.reset();
     const completed = await f.complete({ campaignKey: shop.campaignKey, purchase, orderId, authorized: true });
     expect(completed.body).toMatchObject({ state: "STATE_CREDITED", funding: { balance: { units: "13" } } });
     // The purchase, AUTHORIZED with the capture lease, the credit (which answers the funding).

@@ -1,36 +1,28 @@
-import type { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import type { Tracing } from "../../src/telemetry/tracing.js";
-import { type PurchaseFixture, startPurchaseFixture } from "../purchase/purchase-fixture.js";
+import { startTracedPurchaseFixture, type TracedPurchaseFixture } from "../purchase/purchase-fixture.js";
 import { DOLLAR } from "../support/seed.js";
 import { onPostgres } from "../support/test-database.js";
-import { spansUnder, startTestTracing } from "../support/traced.js";
+import { spansUnder } from "../support/traced.js";
 
 describe("tracing (OpenTelemetry)", () => {
-  let exporter: InMemorySpanExporter;
-  let tracing: Tracing;
-  let f: PurchaseFixture;
+  let f: TracedPurchaseFixture;
   beforeAll(async () => {
-    ({ exporter, tracing } = startTestTracing());
-    f = await startPurchaseFixture({}, { tracing });
+    f = await startTracedPurchaseFixture();
   });
-  afterAll(async () => {
-    await f.close();
-    await tracing.shutdown();
-  });
+  afterAll(() => f.close());
 
   it("makes one public call one trace: the RPC span, with the database's and Steam's spans under it", async () => {
     const shop = await f.shop({ balanceNanos: 10n * DOLLAR });
     const player = await f.player(shop);
-    exporter.reset();
+    f.exporter.reset();
     const res = await f.begin(
       { campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket },
       { "x-request-id": "trace-me-1" },
     );
     expect(res.status).toBe(200);
 
-    const spans = exporter.getFinishedSpans();
+    const spans = f.exporter.getFinishedSpans();
     const rpc = spans.find((span) => span.name === "encore.campaign.v1.CampaignService/BeginPurchase");
     expect(rpc?.attributes).toMatchObject({
       "rpc.method": "BeginPurchase",
@@ -50,7 +42,7 @@ describe("tracing (OpenTelemetry)", () => {
   });
 
   it("continues the caller's trace from a W3C traceparent header", async () => {
-    exporter.reset();
+    f.exporter.reset();
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const res = await f.server.rest(
       "POST",
@@ -59,7 +51,7 @@ describe("tracing (OpenTelemetry)", () => {
       { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
     );
     expect(res.status).toBe(404);
-    const rpc = exporter.getFinishedSpans().find((span) => span.name.endsWith("/GetPublicFunding"));
+    const rpc = f.exporter.getFinishedSpans().find((span) => span.name.endsWith("/GetPublicFunding"));
     expect(rpc?.spanContext().traceId).toBe(traceId);
     expect(rpc?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
     expect(rpc?.attributes["rpc.connect_rpc.error_code"]).toBe("NotFound");
