@@ -1,17 +1,14 @@
 import type { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { loadConfig } from "../../src/config.js";
-import { createRefuse } from "../../src/errors/refusals.js";
 import { createSettlementSweeper, type SettlementSweeper } from "../../src/jobs/settlement-sweeper.js";
-import { createLogger } from "../../src/logger.js";
-import { createEmbeddedHosting } from "../../src/platform/hosting/create-embedded-hosting.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
 import type { SteamPlatform } from "../../src/platform/steam/steam-platform.js";
 import type { ServiceDeps } from "../../src/services/deps.js";
-import { createPageTokens } from "../../src/services/page-token.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { SeedCampaignOptions, SeedOfferOptions } from "../support/seed.js";
 import { mintPlayer, type SeededShop, seedShop } from "../support/seed-purchases.js";
+import { testServiceDeps } from "../support/service-deps.js";
 import {
   type RestResult,
   startTestServer,
@@ -31,6 +28,8 @@ export interface PurchaseFixture {
   player(shop: SeededShop): Promise<{ steamid: string; ticket: string }>;
   begin(body: Record<string, unknown>, headers?: Record<string, string>): Promise<RestResult>;
   complete(body: Record<string, unknown>): Promise<RestResult>;
+  /** Service dependencies on the fixture's database and platform client, for calling a use case directly. */
+  deps(overrides?: Partial<ServiceDeps>): ServiceDeps;
   /**
    * A sweeper of its own on a clock the test moves (the app's own sweeper is left to its
    * schedule), optionally talking to the platform through `platform` (to pause it mid-call).
@@ -69,6 +68,8 @@ export async function startPurchaseFixture(
   });
   const config = loadConfig(fullEnv);
   const sweepers: SettlementSweeper[] = [];
+  const deps = (overrides: Partial<ServiceDeps> = {}) => testServiceDeps({ db, config, steam, ...overrides });
+
   const post = (path: string) => (body: Record<string, unknown>, headers?: Record<string, string>) =>
     server.rest("POST", path, body, headers);
   return {
@@ -80,21 +81,14 @@ export async function startPurchaseFixture(
     player: (shop) => mintPlayer(sim.control, shop.appId),
     begin: post("/v1/public/purchases:begin"),
     complete: post("/v1/public/purchases:complete"),
+    deps,
     sweeper(clock, intervalMs, platform) {
-      const deps: ServiceDeps = {
-        db,
-        refuse: createRefuse(config.errorDomain),
-        now: () => clock.now,
-        steam: platform ?? steam,
-        hosting: createEmbeddedHosting(db),
-        masterKeys: { current: TEST_MASTER_KEY },
-        pageTokens: createPageTokens({ current: TEST_MASTER_KEY }),
-        // No verification job runs here: nothing to wake.
-        wakeVerification: () => undefined,
-        config,
-        logger: createLogger("silent"),
-      };
-      const sweeper = createSettlementSweeper({ deps, ...config.settlement, ...(intervalMs ? { intervalMs } : {}) });
+      const sweeperDeps = deps({ now: () => clock.now, ...(platform && { steam: platform }) });
+      const sweeper = createSettlementSweeper({
+        deps: sweeperDeps,
+        ...config.settlement,
+        ...(intervalMs ? { intervalMs } : {}),
+      });
       sweepers.push(sweeper);
       return sweeper;
     },

@@ -4,19 +4,15 @@
 
 import { afterEach, expect } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createRefuse } from "../../src/errors/refusals.js";
 import { createReconciliationJob, type ReconciliationJob } from "../../src/jobs/reconciliation-job.js";
-import { createLogger } from "../../src/logger.js";
-import { createEmbeddedHosting } from "../../src/platform/hosting/create-embedded-hosting.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
 import type { ServiceDeps } from "../../src/services/deps.js";
-import { createPageTokens } from "../../src/services/page-token.js";
 import { webhookEvents } from "../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { PurchaseFixture } from "../purchase/purchase-fixture.js";
 import type { SeedCampaignOptions, SeedOfferOptions } from "../support/seed.js";
 import type { SeededShop } from "../support/seed-purchases.js";
-import { TEST_MASTER_KEY } from "../support/test-server.js";
+import { testServiceDeps } from "../support/service-deps.js";
 
 export const INTERVAL_MS = 10 * 60_000;
 
@@ -37,21 +33,14 @@ export function replica(
 ): ReconciliationJob & { steam: SteamClient; deps: ServiceDeps } {
   const config = loadConfig({ STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, LOG_LEVEL: "silent" });
   const steam = createSteamClient({ apiUrl: f.sim.url, storeUrl: f.sim.storeUrl, timeoutMs: 2000, readRetries: 0 });
-  const deps: ServiceDeps = {
+  const deps = testServiceDeps({
     db: f.db,
-    refuse: createRefuse(config.errorDomain),
-    now: () => clock.now,
-    steam,
-    hosting: createEmbeddedHosting(f.db),
-    masterKeys: { current: TEST_MASTER_KEY },
-    pageTokens: createPageTokens({ current: TEST_MASTER_KEY }),
-    // No verification job runs here: nothing to wake.
-    wakeVerification: () => undefined,
     config,
-    logger: createLogger("silent"),
+    steam,
+    now: () => clock.now,
     webhookEvents,
     ...(options.metrics ? { metrics: options.metrics } : {}),
-  };
+  });
   const job = createReconciliationJob({ deps, intervalMs: INTERVAL_MS, pageSize: options.pageSize });
   return Object.assign(job, { steam, deps });
 }

@@ -3,19 +3,16 @@ import { type Client, createClient, type Interceptor } from "@connectrpc/connect
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { createApp } from "../../../src/app.js";
 import { loadConfig } from "../../../src/config.js";
-import { createRefuse } from "../../../src/errors/refusals.js";
 import { createMeteringJob, type MeteringJob } from "../../../src/jobs/metering-job.js";
 import { createTransferMover, type TransferMover } from "../../../src/jobs/transfer-mover.js";
 import { createLogger } from "../../../src/logger.js";
 import { createSimulatedPaymentProvider } from "../../../src/platform/billing/create-simulated-payment-provider.js";
-import { createEmbeddedHosting } from "../../../src/platform/hosting/create-embedded-hosting.js";
 import { createSteamClient } from "../../../src/platform/steam/create-steam-client.js";
 import { createListener } from "../../../src/server/listener.js";
-import type { ServiceDeps } from "../../../src/services/deps.js";
 import { operationTypes } from "../../../src/services/operations/operation-types.js";
-import { createPageTokens } from "../../../src/services/page-token.js";
 import { webhookEvents } from "../../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../../src/store/open-database.js";
+import { testServiceDeps } from "../../support/service-deps.js";
 import { createTestDatabase, type TestDatabase } from "../../support/test-database.js";
 import { type RestResult, TEST_MASTER_KEY, TEST_OPERATOR_TOKEN } from "../../support/test-server.js";
 
@@ -64,21 +61,7 @@ export async function startQuietServer(start: Date, env: Record<string, string> 
     timeoutMs: 1000,
     readRetries: 0,
   });
-  const deps: ServiceDeps = {
-    db,
-    refuse: createRefuse(config.errorDomain),
-    now,
-    steam,
-    hosting: createEmbeddedHosting(db),
-    masterKeys: { current: TEST_MASTER_KEY },
-    pageTokens: createPageTokens({ current: TEST_MASTER_KEY }),
-    // No verification job runs here: nothing to wake.
-    wakeVerification: () => undefined,
-    config,
-    logger,
-    webhookEvents,
-    fundingChanges: app.fundingChanges,
-  };
+  const deps = testServiceDeps({ db, config, steam, now, logger, webhookEvents, fundingChanges: app.fundingChanges });
   const jobs: { stop(): Promise<void> }[] = [];
   const registry = operationTypes();
   const provider = createSimulatedPaymentProvider({ db, now });
