@@ -1,6 +1,10 @@
+import { create } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { CompletePurchaseRequestSchema } from "../../gen/encore/campaign/v1/public_pb.js";
 import { Purchase_State } from "../../gen/encore/campaign/v1/purchase_pb.js";
+import type { Prisma } from "../../gen/prisma/client.js";
+import { createCompletePurchase } from "../../src/services/campaign/purchases/complete-purchase.js";
 import { DOLLAR, seedUsage } from "../support/seed.js";
 import { readMoney } from "../support/seed-purchases.js";
 import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
@@ -74,6 +78,36 @@ describe("POST /v1/public/purchases:complete", () => {
     });
     const read = await f.server.rest("POST", "/v1/public/funding:get", { campaignKey: shop.campaignKey });
     expect(read.body).toEqual(res.body.funding);
+  });
+
+  it("answers the purchase with no funding when the funding after it cannot be read (spec 4.4)", async () => {
+    const { shop, purchase, orderId, complete } = await begun();
+    await f.sim.control.approveOrder(orderId);
+    expect((await complete(true)).body.state).toBe("STATE_CREDITED");
+    // A repeated complete did not credit, so it reads the funding after; here that read fails.
+    const db = f.deps().db;
+    const unreadableFunding = new Proxy(db, {
+      get(target, property) {
+        if (property === "$queryRaw")
+          return (query: Prisma.Sql) =>
+            query.text.includes("seven_day_usage_nanos")
+              ? Promise.reject(new Error("the funding read failed"))
+              : target.$queryRaw(query);
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const completePurchase = createCompletePurchase(f.deps({ db: unreadableFunding }));
+    const answer = await completePurchase(
+      create(CompletePurchaseRequestSchema, {
+        campaignKey: shop.campaignKey,
+        purchase,
+        orderId: BigInt(orderId),
+        authorized: true,
+      }),
+    );
+    expect(answer.state).toBe(Purchase_State.CREDITED);
+    expect(answer.funding).toBeUndefined();
   });
 
   it("answers INITIATED for authorized:false while the decline is not confirmed, and CANCELLED once it is", async () => {
