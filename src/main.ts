@@ -1,10 +1,16 @@
+import cluster from "node:cluster";
+import type net from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { createApp } from "./app.js";
-import { ConfigError, loadConfig } from "./config.js";
+import type { Logger } from "pino";
+import { AggregatorRegistry } from "prom-client";
+import { type App, createApp } from "./app.js";
+import { type Config, ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { createListener, type Listener } from "./server/listener.js";
-import { createMetricsListener } from "./server/metrics-listener.js";
+import { createMetricsListener, type MetricsListener } from "./server/metrics-listener.js";
+import { isHandedConnection, WORKER_SLOT_ENV, type WorkerReady } from "./startup/cluster-messages.js";
+import { runClusterPrimary } from "./startup/cluster-primary.js";
 import { databaseFailure } from "./startup/database-failure.js";
 import { listenerFailure } from "./startup/listener-failure.js";
 import { StartupFailure } from "./startup/startup-failure.js";
@@ -12,14 +18,32 @@ import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
 import { loadOrCreateLocalSecrets } from "./store/local-secrets.js";
 import { migrate } from "./store/migrate.js";
-import { openDatabase } from "./store/open-database.js";
+import { type Database, openDatabase } from "./store/open-database.js";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../prisma/migrations", import.meta.url));
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  if (cluster.isWorker) {
+    // The primary migrated the database and owns the port (cluster-primary.ts).
+    const slot = Number(process.env[WORKER_SLOT_ENV]);
+    await serve(config, createLogger(config.logLevel).child({ worker: slot }), "worker");
+    return;
+  }
   const logger = createLogger(config.logLevel);
+  if (config.workers > 1) {
+    await migrateOnce(config);
+    await runClusterPrimary(config, logger);
+    return;
+  }
+  await serve(config, logger, "alone");
+}
 
+/**
+ * `alone`: this process is the service (WORKERS=1): it migrates, listens and serves. `worker`:
+ * one of WORKERS processes, handed its connections by the primary that forked it.
+ */
+async function serve(config: Readonly<Config>, logger: Logger, role: "alone" | "worker"): Promise<void> {
   let { masterKey, operatorToken } = config;
   if (config.database.kind === "pglite") {
     // Before anything in DATA_DIR is read or written: one service per embedded database.
@@ -44,17 +68,11 @@ async function main(): Promise<void> {
   }).catch((error: unknown) => {
     throw databaseFailure(error, config.database);
   });
-  try {
-    const sql = await database.openSqlRunner();
-    try {
-      const { applied } = await migrate(sql, MIGRATIONS_DIR);
-      if (applied.length > 0) logger.info({ applied }, "migrations applied");
-    } finally {
-      await sql.close();
-    }
-  } catch (error) {
-    await database.close().catch(() => {});
-    throw databaseFailure(error, config.database);
+  if (role === "alone") {
+    await migrateOpen(database, logger).catch(async (error: unknown) => {
+      await database.close().catch(() => {});
+      throw databaseFailure(error, config.database);
+    });
   }
 
   const app = createApp({
@@ -62,33 +80,32 @@ async function main(): Promise<void> {
     database,
     logger,
     secrets: { masterKey, previousMasterKey: config.previousMasterKey, operatorToken },
+    clusterWorker: role === "worker",
   });
-  let address: AddressInfo;
   let listener: Listener;
+  let metricsListener: MetricsListener | undefined;
   try {
-    listener = createListener({ handler: app.handler, tls: config.tls, connections: config.connections });
-    address = await listener.listen(config.port, config.host);
+    listener = createListener({
+      handler: app.handler,
+      tls: config.tls,
+      connections: role === "worker" ? workerShare(config) : config.connections,
+    });
+    if (role === "alone") metricsListener = await listenAlone(config, logger, listener, app, database.kind);
   } catch (error) {
     await app.stop();
     await database.close();
-    throw listenerFailure(error, config);
+    throw error instanceof StartupFailure ? error : listenerFailure(error, config);
   }
-  const scheme = config.tls ? "https" : "http";
-  logger.info({ url: `${scheme}://${address.address}:${address.port}`, database: database.kind }, "listening");
-  // Prometheus on its own port (docs/deploy.md), so the game-facing port never exposes it.
-  const metricsListener = config.metrics
-    ? createMetricsListener({
-        metrics: app.metrics,
-        onError: (error) => logger.error({ err: error }, "metrics scrape failed"),
-      })
-    : undefined;
-  if (metricsListener && config.metrics) {
-    const { port, host } = config.metrics;
-    const at = await metricsListener.listen(port, host).catch((error: NodeJS.ErrnoException) => {
-      const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${error.message})`;
-      throw new StartupFailure(`METRICS_PORT ${port} on METRICS_HOST ${host} ${why}; choose another port, or off`);
+  app.start();
+  if (role === "worker") {
+    // The primary's aggregated scrape asks this worker for its series (prom-client's channel).
+    AggregatorRegistry.setRegistries(app.metrics.registry);
+    new AggregatorRegistry();
+    process.on("message", (message: unknown, socket?: net.Socket) => {
+      if (isHandedConnection(message) && socket) listener.accept(socket);
     });
-    logger.info({ url: `http://${at.address}:${at.port}/metrics` }, "metrics listening");
+    const ready: WorkerReady = { type: "encore:ready" };
+    process.send?.(ready);
   }
   app.start();
 
@@ -119,6 +136,70 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  // A worker whose primary is gone has no one to hand it connections or to stop it.
+  if (role === "worker") process.on("disconnect", () => void stop("primary gone"));
+}
+
+/** Listens on PORT (and METRICS_PORT): the service as one process. */
+async function listenAlone(
+  config: Readonly<Config>,
+  logger: Logger,
+  listener: Listener,
+  app: App,
+  databaseKind: string,
+): Promise<MetricsListener | undefined> {
+  let address: AddressInfo;
+  try {
+    address = await listener.listen(config.port, config.host);
+  } catch (error) {
+    throw listenerFailure(error, config);
+  }
+  const scheme = config.tls ? "https" : "http";
+  logger.info({ url: `${scheme}://${address.address}:${address.port}`, database: databaseKind }, "listening");
+  // Prometheus on its own port (docs/deploy.md), so the game-facing port never exposes it.
+  if (!config.metrics) return undefined;
+  const metricsListener = createMetricsListener({
+    metrics: app.metrics,
+    onError: (error) => logger.error({ err: error }, "metrics scrape failed"),
+  });
+  const { port, host } = config.metrics;
+  const at = await metricsListener.listen(port, host).catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${error.message})`;
+    throw new StartupFailure(`METRICS_PORT ${port} on METRICS_HOST ${host} ${why}; choose another port, or off`);
+  });
+  logger.info({ url: `http://${at.address}:${at.port}/metrics` }, "metrics listening");
+  return metricsListener;
+}
+
+// The caps are a process's: a worker holds its share of MAX_CONNECTIONS. MAX_CONNECTIONS_PER_ADDRESS
+// stays whole, every connection of an address coming to the one worker (worker-slot.ts).
+function workerShare(config: Readonly<Config>): Config["connections"] {
+  const { connections, workers } = config;
+  return { ...connections, maxConnections: Math.ceil(connections.maxConnections / workers) };
+}
+
+/** WORKERS > 1: the primary migrates once, before any worker starts. */
+async function migrateOnce(config: Readonly<Config>): Promise<void> {
+  const database = await openDatabase(config.database, {}).catch((error: unknown) => {
+    throw databaseFailure(error, config.database);
+  });
+  try {
+    await migrateOpen(database, createLogger(config.logLevel));
+  } catch (error) {
+    throw databaseFailure(error, config.database);
+  } finally {
+    await database.close().catch(() => {});
+  }
+}
+
+async function migrateOpen(database: Database, logger: Logger): Promise<void> {
+  const sql = await database.openSqlRunner();
+  try {
+    const { applied } = await migrate(sql, MIGRATIONS_DIR);
+    if (applied.length > 0) logger.info({ applied }, "migrations applied");
+  } finally {
+    await sql.close();
+  }
 }
 
 main().catch((error: unknown) => {

@@ -18,8 +18,11 @@ export interface ConnectionGuard {
   session(session: http2.ServerHttp2Session): void;
   /** Every request, on either protocol, before the handler sees it. */
   request(req: Req, res: Res): void;
-  /** Graceful shutdown: idle connections close now, busy ones after their last response. */
-  drain(): void;
+  /**
+   * Graceful shutdown: idle connections close now, busy ones after their last response.
+   * Resolves once every admitted connection has closed.
+   */
+  drain(): Promise<void>;
 }
 
 interface Connection {
@@ -50,6 +53,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
   const handshaking = new Map<string, Connection>();
   const receiving = new Set<Req>();
   let draining = false;
+  let drained: (() => void) | undefined;
 
   const arm = (conn: Connection, ms: number) => {
     clearTimeout(conn.timer);
@@ -107,6 +111,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
       socket.once("close", () => {
         clearTimeout(conn.timer);
         open.delete(conn);
+        if (open.size === 0) drained?.();
         handshaking.delete(key);
         const left = (perAddress.get(address) ?? 1) - 1;
         if (left === 0) perAddress.delete(address);
@@ -178,6 +183,10 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
     },
     drain() {
       draining = true;
+      const closed = new Promise<void>((resolve) => {
+        drained = resolve;
+      });
+      if (open.size === 0) drained?.();
       // Nothing was done for a request whose body is still coming (every handler reads the
       // whole body first): it is cut off rather than let a slow client hold the drain.
       for (const req of receiving) if (!bodyArrived(req)) abandon(req);
@@ -185,6 +194,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
         if (conn.inFlight === 0) closeIdle(conn);
         else conn.session?.close();
       }
+      return closed;
     },
   };
 }

@@ -4,6 +4,7 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import nodeTls from "node:tls";
 import { type ConnectionGuard, type ConnectionPolicy, createConnectionGuard } from "./connection-guard.js";
 import { listenOn } from "./listen-on.js";
 
@@ -14,6 +15,11 @@ export type RequestHandler = (
 
 export interface Listener {
   listen(port: number, host: string): Promise<AddressInfo>;
+  /**
+   * Serves a connection accepted elsewhere (a worker's, handed over by its primary: cluster.ts),
+   * guarded and routed as if this listener had accepted it.
+   */
+  accept(socket: net.Socket): void;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }
@@ -43,10 +49,7 @@ export function createListener({ handler, tls, connections }: ListenerOptions): 
   };
   const settings = { maxConcurrentStreams: MAX_CONCURRENT_STREAMS };
   if (tls) {
-    const server = http2.createSecureServer(
-      { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile), allowHTTP1: true, settings },
-      guarded,
-    );
+    const server = http2.createSecureServer({ ...readTlsFiles(tls), allowHTTP1: true, settings }, guarded);
     server.on("connection", guard.admit);
     // Before http2's own listener, which starts the session on this socket.
     server.prependListener("secureConnection", guard.secured);
@@ -65,6 +68,15 @@ export function createListener({ handler, tls, connections }: ListenerOptions): 
     if (!socket.destroyed) route(socket, h1, h2);
   });
   return serve(front, guard);
+}
+
+function readTlsFiles(tls: { certFile: string; keyFile: string }): { cert: Buffer; key: Buffer } {
+  return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+}
+
+/** Throws what createListener would for certificate files it cannot read or use. */
+export function checkTlsFiles(tls: { certFile: string; keyFile: string }): void {
+  nodeTls.createSecureContext(readTlsFiles(tls));
 }
 
 // A request Node cannot even parse still gets the API's error shape and no-store (spec 2.1, 7).
@@ -116,10 +128,11 @@ function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void
 function serve(server: net.Server, guard: ConnectionGuard): Listener {
   return {
     listen: (port, host) => listenOn(server, port, host),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        guard.drain();
-      }),
+    accept: (socket) => server.emit("connection", socket),
+    // Connections handed over by accept() are not the server's own: the guard's count is what
+    // tells when the last one has closed.
+    close: async () => {
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), guard.drain()]);
+    },
   };
 }

@@ -31,6 +31,8 @@ export interface Metrics extends PurchaseMetrics {
   /** The Prometheus text exposition, gauges read from their sources first. */
   scrape(): Promise<string>;
   contentType: string;
+  /** The series themselves, for a worker to answer its primary's aggregated scrape (cluster.ts). */
+  registry: Registry;
 }
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -41,6 +43,15 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  */
 export function createMetrics(sources: ScrapeSources): Metrics {
   const registry = new Registry();
+  // The gauges read at a scrape collect through one refresh, whoever asks first (the registry
+  // reads its series all at once): a scrape here, or a primary aggregating its workers'.
+  let refreshing: Promise<void> | undefined;
+  const refreshed = (): Promise<void> => {
+    refreshing ??= refresh().finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
@@ -111,6 +122,8 @@ export function createMetrics(sources: ScrapeSources): Metrics {
       name: "encore_rate_limit_store_up",
       help: "1 while the shared Redis rate-limit store answers, 0 while counting in memory (per replica); absent without REDIS_URL.",
       registers,
+      aggregator: "min",
+      collect: refreshed,
     }),
   };
   // Only with a pool: an unlabelled gauge reads 0 from the start, and a 0 "waiting" on the
@@ -122,11 +135,15 @@ export function createMetrics(sources: ScrapeSources): Metrics {
       help: "PostgreSQL pool connections by state (total, idle); absent with the embedded database.",
       labelNames: ["state"] as const,
       registers,
+      aggregator: "sum",
+      collect: refreshed,
     }),
     waiting: new Gauge({
       name: "encore_db_pool_waiting_requests",
       help: "Queries waiting for a free PostgreSQL pool connection; absent with the embedded database.",
       registers,
+      aggregator: "sum",
+      collect: refreshed,
     }),
   };
   const unsettled = new Gauge({
@@ -134,26 +151,36 @@ export function createMetrics(sources: ScrapeSources): Metrics {
     help: "Purchases begun and not final yet, by state (all replicas: read from the database).",
     labelNames: ["state"] as const,
     registers,
+    aggregator: "max",
+    collect: refreshed,
   });
   const oldestAuthorized = new Gauge({
     name: "encore_purchase_oldest_authorized_age_seconds",
     help: "Age (since begin) of the oldest purchase the platform approved that is not settled yet; 0 when none.",
     registers,
+    aggregator: "max",
+    collect: refreshed,
   });
   const verifying = new Gauge({
     name: "encore_verification_backlog",
     help: "Campaigns waiting for background verification (spec 3.2).",
     registers,
+    aggregator: "max",
+    collect: refreshed,
   });
   const oldestVerifying = new Gauge({
     name: "encore_verification_oldest_age_seconds",
     help: "How long the longest-waiting campaign in verification has waited; 0 when none.",
     registers,
+    aggregator: "max",
+    collect: refreshed,
   });
   const backlogUp = new Gauge({
     name: "encore_backlog_read_up",
     help: "1 when this scrape read the backlog gauges from the database, 0 when it could not (they are then stale).",
     registers,
+    aggregator: "min",
+    collect: refreshed,
   });
 
   const ageSeconds = (since: Date | null, now: Date) =>
@@ -216,11 +243,9 @@ export function createMetrics(sources: ScrapeSources): Metrics {
     creditReversed(kind, nanos) {
       creditReversed.inc({ kind }, Number(nanos));
     },
-    async scrape() {
-      await refresh();
-      return registry.metrics();
-    },
+    scrape: () => registry.metrics(),
     contentType: registry.contentType,
+    registry,
   };
 }
 

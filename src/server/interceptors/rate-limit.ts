@@ -2,7 +2,13 @@ import { createRequire } from "node:module";
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { ContextValues, Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import {
+  type RateLimiterAbstract,
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { rateLimited } from "../../errors/status.js";
 import { kAddressCounted, kClientAddress, kTicketVerdict } from "../../services/context-keys.js";
@@ -11,6 +17,7 @@ import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";
 import { createBeginLimits } from "./begin-limits.js";
 import type { Call, Next } from "./interceptor-types.js";
+import type { LimitKey } from "./limit-point.js";
 
 export interface RateLimitOptions {
   windowSeconds: number;
@@ -24,6 +31,12 @@ export interface RateLimitOptions {
   failedTicketsPerCampaign: number;
   /** Shared counters for several replicas; in memory when unset. */
   redisUrl: string | undefined;
+  /**
+   * This process is one of several workers behind one port (cluster.ts). Its primary hands it
+   * every connection from the addresses it serves, so counters kept by address stay exact in its
+   * memory; counters kept by campaign key are asked of the primary (without Redis).
+   */
+  clusterWorker?: boolean;
   logger: Logger;
   /** A call was refused with 429 (for /metrics). */
   onRefused?: (limit: RateLimitName) => void;
@@ -47,7 +60,8 @@ export interface RateLimit {
  */
 export type RateLimitStatus = { store: "memory" } | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
 
-// Set once a call was counted against its address, so no path counts it twice.
+// A campaign's counter asked of the primary: its answer is a message away, or the primary is gone.
+const CLUSTER_LIMIT_TIMEOUT_MS = 2_000;
 
 /**
  * Spec 8: public calls are limited per client address, the address the connection really comes
@@ -75,8 +89,12 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
     if (redisState === "unavailable") options.logger.info("REDIS_URL reachable again: rate limits counted in Redis");
     redisState = "ready";
   });
-  const limiter = (keyPrefix: string, points: number): RateLimiterAbstract => {
-    const memory = new RateLimiterMemory({ keyPrefix, points, duration: options.windowSeconds });
+  const limiter = (keyPrefix: string, points: number, keyedBy: LimitKey): RateLimiterAbstract => {
+    const duration = options.windowSeconds;
+    if (!redis && options.clusterWorker && keyedBy === "campaign") {
+      return new RateLimiterCluster({ keyPrefix, points, duration, timeoutMs: CLUSTER_LIMIT_TIMEOUT_MS });
+    }
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration });
     if (!redis) return memory;
     return new RateLimiterRedis({
       storeClient: redis,
@@ -86,7 +104,7 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
       insuranceLimiter: memory,
     });
   };
-  const byAddress = limiter("rl:address", options.perAddress);
+  const byAddress = limiter("rl:address", options.perAddress, "address");
   const begins = createBeginLimits({ ...options, limiter });
   const beginPurchase: DescMethod = CampaignService.method.beginPurchase;
 

@@ -1,0 +1,161 @@
+import cluster, { type Worker } from "node:cluster";
+import net from "node:net";
+import type { Logger } from "pino";
+import { AggregatorRegistry } from "prom-client";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import type { Config } from "../config.js";
+import { listenOn } from "../server/listen-on.js";
+import { checkTlsFiles } from "../server/listener.js";
+import { createMetricsListener } from "../server/metrics-listener.js";
+import { workerSlotOf } from "../server/worker-slot.js";
+import { type HandedConnection, isWorkerReady, WORKER_SLOT_ENV } from "./cluster-messages.js";
+import { listenerFailure } from "./listener-failure.js";
+import { StartupFailure } from "./startup-failure.js";
+
+// A worker that dies once it served is replaced, but not faster than this: a worker that dies at
+// once every time (its database gone, say) must not turn the primary into a fork loop.
+const RESPAWN_DELAY_MS = 1_000;
+
+/**
+ * WORKERS > 1 (docs/deploy.md "Workers"): this process owns the port and forks the workers that
+ * serve it, one per core. It accepts each connection itself and hands it, unread, to the worker
+ * its client address belongs to (workerSlotOf), so whatever the service counts per address stays
+ * whole in one worker's memory. It serves nothing itself; it aggregates the workers' /metrics,
+ * keeps the per-campaign rate-limit counters when there is no REDIS_URL, replaces a worker that
+ * dies, and on SIGTERM lets every worker drain before it exits.
+ *
+ * The database is migrated before this runs (main.ts), once, not by every worker.
+ */
+export async function runClusterPrimary(config: Readonly<Config>, logger: Logger): Promise<void> {
+  // Before any worker asks for one of its counters.
+  if (!config.redisUrl) new RateLimiterClusterMaster();
+  const metrics = new AggregatorRegistry();
+
+  const slots: (Worker | undefined)[] = Array.from({ length: config.workers }, () => undefined);
+  const ready = new Set<Worker>();
+  let stopping = false;
+
+  const front = net.createServer({ pauseOnConnect: true }, (socket) => {
+    const worker = workerFor(socket.remoteAddress ?? "");
+    if (!worker) {
+      socket.destroy();
+      return;
+    }
+    const message: HandedConnection = { type: "encore:connection" };
+    // The handle goes to the worker; this process's copy is closed once it is sent.
+    worker.send(message, socket, (error) => error && socket.destroy());
+  });
+  // The address's own worker; while it is being replaced, the next one that is up.
+  const workerFor = (address: string): Worker | undefined => {
+    const home = workerSlotOf(address, slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const worker = slots[(home + i) % slots.length];
+      if (worker && ready.has(worker)) return worker;
+    }
+    return undefined;
+  };
+
+  const fork = (slot: number): Promise<void> => {
+    const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(slot) });
+    slots[slot] = worker;
+    return new Promise((resolve, reject) => {
+      worker.on("message", (message: unknown) => {
+        if (!isWorkerReady(message)) return;
+        ready.add(worker);
+        resolve();
+      });
+      worker.on("exit", (code, signal) => {
+        const served = ready.delete(worker);
+        if (slots[slot] === worker) slots[slot] = undefined;
+        if (!served) {
+          // Its own start-up failure is on stderr already, in its words.
+          reject(new WorkerStartFailed(slot, code, signal));
+          return;
+        }
+        if (stopping) return;
+        logger.error({ worker: slot, code, signal }, "worker stopped unexpectedly; starting another");
+        setTimeout(() => {
+          if (!stopping) fork(slot).catch((error) => logger.error({ err: error }, "replacement worker did not start"));
+        }, RESPAWN_DELAY_MS).unref();
+      });
+    });
+  };
+
+  const stopWorkers = async () => {
+    const exits = Object.values(cluster.workers ?? {}).map(
+      (worker) =>
+        new Promise<number | null>((resolve) => {
+          if (!worker || worker.isDead()) return resolve(0);
+          worker.once("exit", (code) => resolve(code));
+          worker.process.kill("SIGTERM");
+        }),
+    );
+    return (await Promise.all(exits)).every((code) => code === 0);
+  };
+
+  let address: net.AddressInfo;
+  try {
+    // A certificate that cannot be read is one line here, not one from every worker.
+    if (config.tls) checkTlsFiles(config.tls);
+    address = await listenOn(front, config.port, config.host);
+  } catch (error) {
+    throw listenerFailure(error, config);
+  }
+  // Past listen, an accept that fails (out of file descriptors) must not end the primary.
+  front.on("error", (error) => logger.error({ err: error }, "accepting a connection failed"));
+  try {
+    await Promise.all(slots.map((_, slot) => fork(slot)));
+  } catch (error) {
+    stopping = true;
+    front.close();
+    await stopWorkers();
+    throw error;
+  }
+  const scheme = config.tls ? "https" : "http";
+  logger.info(
+    { url: `${scheme}://${address.address}:${address.port}`, database: "postgres", workers: config.workers },
+    "listening",
+  );
+
+  const metricsListener = config.metrics
+    ? createMetricsListener({
+        metrics: { scrape: () => metrics.clusterMetrics(), contentType: metrics.contentType },
+        onError: (error) => logger.error({ err: error }, "metrics scrape failed"),
+      })
+    : undefined;
+  if (metricsListener && config.metrics) {
+    const { port, host } = config.metrics;
+    const at = await metricsListener.listen(port, host).catch((error: NodeJS.ErrnoException) => {
+      const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${error.message})`;
+      throw new StartupFailure(`METRICS_PORT ${port} on METRICS_HOST ${host} ${why}; choose another port, or off`);
+    });
+    logger.info({ url: `http://${at.address}:${at.port}/metrics` }, "metrics listening");
+  }
+
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, workers: config.workers }, "shutting down: workers finishing in-flight requests");
+    // Each worker keeps its own deadline (SHUTDOWN_TIMEOUT_MS); this one only covers a worker
+    // that does not exit after its own.
+    const deadline = setTimeout(() => {
+      logger.error("shutdown deadline passed; exiting");
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000);
+    deadline.unref();
+    front.close();
+    const clean = await stopWorkers();
+    await metricsListener?.close();
+    logger.info("stopped");
+    process.exit(clean ? 0 : 1);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+/** A worker ended before it was ready: the service does not start. */
+export class WorkerStartFailed extends StartupFailure {
+  constructor(slot: number, code: number | null, signal: string | null) {
+    super(`worker ${slot} did not start (${signal ? `signal ${signal}` : `exit code ${code}`})`);
+  }
+}
