@@ -31,6 +31,11 @@ describe("the service process", () => {
       },
       /^invalid configuration: ENCORE_MASTER_KEY_PREVIOUS must differ from ENCORE_MASTER_KEY$/,
     ],
+    [
+      "WORKERS on the embedded database",
+      { WORKERS: "2" },
+      /^invalid configuration: WORKERS above 1 needs DATABASE_URL \(the embedded database is one process's\)$/,
+    ],
   ])("refuses a bad %s at start with one clear line", async (_, env, line) => {
     const service = start(env);
     expect(await service.exited).toBe(1);
@@ -177,48 +182,50 @@ describe("the shutdown deadline", () => {
   // The client below holds the drain this long, far from both deadlines (and from the default).
   const HELD_MS = 5_000;
 
-  it.each([
-    ["exits 1 once SHUTDOWN_TIMEOUT_MS passed with a call still in flight", "500", 1, "shutdown deadline passed"],
-    ["exits 0 when the calls in flight end within SHUTDOWN_TIMEOUT_MS", "120000", 0, '"msg":"stopped"'],
-  ])(
-    "%s",
-    async (_, shutdownTimeoutMs, code, logged) => {
-      const service = start({
-        ...databaseEnv(),
-        PORT: "0",
-        METRICS_PORT: "off",
-        LOG_LEVEL: "info",
-        SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs,
-        // Only the shutdown deadline may end the call below.
-        HTTP_SEND_TIMEOUT_MS: "600000",
-      });
-      try {
-        const url = await service.listening();
-        // A client that stops reading: 100 pipelined documents (about 28 MB) keep its calls in
-        // flight, more than every buffer between it and the service holds.
-        const reader = await openRawClient({ port: Number(new URL(url).port) });
-        // It stops reading at the first bytes of the first answer: from then on the service is
-        // answering, so SIGTERM cannot come before the calls are in flight (it did under load).
-        const answering = new Promise<void>((resolve) =>
-          reader.socket.once("data", () => {
-            reader.socket.pause();
-            resolve();
-          }),
-        );
-        reader.socket.write("GET /openapi.json HTTP/1.1\r\nhost: x\r\n\r\n".repeat(100));
-        await answering;
-        service.child.kill("SIGTERM");
-        await waitFor(() => service.output().includes('"msg":"shutting down'), "the drain");
-        // Then it reads again, and the drain can end.
-        const reading = setTimeout(() => reader.socket.resume(), HELD_MS);
-        expect(await service.exited).toBe(code);
-        clearTimeout(reading);
-        expect(service.output()).toContain(logged);
-        reader.destroy();
-      } finally {
-        service.child.kill("SIGKILL");
-      }
-    },
-    120_000,
-  );
+  // With WORKERS the call is a worker's, on a connection its primary handed it: the worker's
+  // drain must wait for it all the same, and the primary for the worker (PostgreSQL only).
+  it.for<[string, string, number, string, string]>([
+    ["exits 1 once SHUTDOWN_TIMEOUT_MS passed with a call still in flight", "500", 1, "shutdown deadline passed", "1"],
+    ["exits 0 when the calls in flight end within SHUTDOWN_TIMEOUT_MS", "120000", 0, '"msg":"stopped"', "1"],
+    ["with WORKERS=2, exits 1 once a worker's SHUTDOWN_TIMEOUT_MS passed", "500", 1, "shutdown deadline passed", "2"],
+    ["with WORKERS=2, exits 0 once every worker drained", "120000", 0, '"msg":"stopped"', "2"],
+  ])("%s", { timeout: 120_000 }, async ([, shutdownTimeoutMs, code, logged, workers], context) => {
+    if (workers !== "1" && db.target.kind !== "postgres") context.skip();
+    const service = start({
+      WORKERS: workers,
+      ...databaseEnv(),
+      PORT: "0",
+      METRICS_PORT: "off",
+      LOG_LEVEL: "info",
+      SHUTDOWN_TIMEOUT_MS: shutdownTimeoutMs,
+      // Only the shutdown deadline may end the call below.
+      HTTP_SEND_TIMEOUT_MS: "600000",
+    });
+    try {
+      const url = await service.listening();
+      // A client that stops reading: 100 pipelined documents (about 28 MB) keep its calls in
+      // flight, more than every buffer between it and the service holds.
+      const reader = await openRawClient({ port: Number(new URL(url).port) });
+      // It stops reading at the first bytes of the first answer: from then on the service is
+      // answering, so SIGTERM cannot come before the calls are in flight (it did under load).
+      const answering = new Promise<void>((resolve) =>
+        reader.socket.once("data", () => {
+          reader.socket.pause();
+          resolve();
+        }),
+      );
+      reader.socket.write("GET /openapi.json HTTP/1.1\r\nhost: x\r\n\r\n".repeat(100));
+      await answering;
+      service.child.kill("SIGTERM");
+      await waitFor(() => service.output().includes('"msg":"shutting down'), "the drain");
+      // Then it reads again, and the drain can end.
+      const reading = setTimeout(() => reader.socket.resume(), HELD_MS);
+      expect(await service.exited).toBe(code);
+      clearTimeout(reading);
+      expect(service.output()).toContain(logged);
+      reader.destroy();
+    } finally {
+      service.child.kill("SIGKILL");
+    }
+  });
 });
