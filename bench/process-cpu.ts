@@ -6,16 +6,51 @@ import { readdirSync, readFileSync } from "node:fs";
 
 // USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux this runs on.
 const TICK_MS = 10;
+// The unit of /proc/<pid>/statm: 4 KiB pages on x86-64 and arm64 Linux.
+const PAGE_BYTES = 4096;
 
 /** The CPU time of one process so far, in ms; 0 once it is gone. */
 export function processCpuMs(pid: number): number {
+  const { userMs, systemMs } = processTimes(pid);
+  return userMs + systemMs;
+}
+
+/** One process's CPU time so far in user space and in the kernel, in ms; 0 once it is gone. */
+export function processTimes(pid: number): { userMs: number; systemMs: number } {
+  const fields = statFields(pid);
+  if (!fields) return { userMs: 0, systemMs: 0 };
+  // utime and stime are the 14th and 15th fields.
+  return { userMs: Number(fields[11]) * TICK_MS, systemMs: Number(fields[12]) * TICK_MS };
+}
+
+/** The processes `pid` started that are still running (a cluster primary's workers). */
+export function childPidsOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    // The parent's pid is the 4th field.
+    if (Number(statFields(Number(entry))?.[1]) === pid) children.push(Number(entry));
+  }
+  return children;
+}
+
+/** One process's resident set size in bytes; 0 once it is gone. */
+export function processRssBytes(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces), from the 3rd: utime is the 14th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    const resident = readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1];
+    return Number(resident) * PAGE_BYTES;
   } catch {
     return 0;
+  }
+}
+
+// The fields of /proc/<pid>/stat after the command name (which may hold spaces): from the 3rd.
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
   }
 }
 

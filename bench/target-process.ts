@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
+import { processRssBytes, processTimes } from "./process-cpu.js";
 import { startTarget, type TargetName } from "./targets.js";
 
 // Child process: starts one target, tells the parent its port, and measures itself on request:
@@ -11,10 +12,30 @@ const name = process.argv[2] as TargetName;
 const started = await startTarget(name);
 process.send?.({ type: "ready", port: started.port, campaignKey: started.campaignKey, shops: started.shops });
 
-let markedCpu = process.cpuUsage();
+// The target's CPU time (user, system, in µs) and RSS: this process's own, or all of the
+// processes the target is (the service's primary and workers), read from /proc.
+const cpuUsage = (): NodeJS.CpuUsage => {
+  if (!started.pids) return process.cpuUsage();
+  let user = 0;
+  let system = 0;
+  for (const pid of started.pids()) {
+    const times = processTimes(pid);
+    user += times.userMs * 1000;
+    system += times.systemMs * 1000;
+  }
+  return { user, system };
+};
+const rss = () =>
+  started.pids ? started.pids().reduce((sum, pid) => sum + processRssBytes(pid), 0) : process.memoryUsage.rss();
+const cpuSince = (before: NodeJS.CpuUsage): NodeJS.CpuUsage => {
+  const now = cpuUsage();
+  return { user: now.user - before.user, system: now.system - before.system };
+};
+
+let markedCpu = cpuUsage();
 let markedQueries = started.queryCount?.() ?? 0;
 let rssSamples: number[] = [];
-const sampler = setInterval(() => rssSamples.push(process.memoryUsage.rss()), 250);
+const sampler = setInterval(() => rssSamples.push(rss()), 250);
 sampler.unref();
 
 const profileDir = process.env.BENCH_CPU_PROF;
@@ -29,9 +50,9 @@ process.on("message", async (message: { type: string }) => {
       await profiler.post("Profiler.start");
       profiling = true;
     }
-    markedCpu = process.cpuUsage();
+    markedCpu = cpuUsage();
     markedQueries = started.queryCount?.() ?? 0;
-    rssSamples = [process.memoryUsage.rss()];
+    rssSamples = [rss()];
     process.send?.({ type: "marked" });
   }
   if (message.type === "stats") {
@@ -40,8 +61,8 @@ process.on("message", async (message: { type: string }) => {
       const { profile } = await profiler.post("Profiler.stop");
       writeFileSync(join(profileDir, `${name}-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     }
-    const cpu = process.cpuUsage(markedCpu);
-    rssSamples.push(process.memoryUsage.rss());
+    const cpu = cpuSince(markedCpu);
+    rssSamples.push(rss());
     process.send?.({
       type: "stats",
       cpuMs: (cpu.user + cpu.system) / 1000,

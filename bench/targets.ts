@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
 import http from "node:http";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import pg from "pg";
@@ -13,6 +16,7 @@ import { createSteamSimControl } from "../src/sim/steam/steam-sim-control.js";
 import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../test/support/seed.js";
 import { seedShop } from "../test/support/seed-purchases.js";
 import { createTestDatabase } from "../test/support/test-database.js";
+import { childPidsOf } from "./process-cpu.js";
 
 const MASTER_KEY = Buffer.alloc(32, 7);
 
@@ -27,7 +31,7 @@ const FIXED_BODY = JSON.stringify({
   unavailableReason: "",
 });
 
-export type TargetName = "bare-node-http" | "trivial-connect" | "service" | "purchase-service";
+export type TargetName = "bare-node-http" | "trivial-connect" | "service" | "purchase-service" | "service-workers";
 
 /** A campaign players can buy from, with the app its simulator key owns. */
 export interface BenchShop {
@@ -43,6 +47,8 @@ export interface StartedTarget {
   shops?: BenchShop[];
   /** SQL statements sent to PostgreSQL so far (every round trip, BEGIN and COMMIT included). */
   queryCount?: () => number;
+  /** When the target is other processes than this one (the service as `npm start` runs it). */
+  pids?: () => number[];
   stop?: () => Promise<void>;
 }
 
@@ -77,14 +83,15 @@ export async function startTarget(name: TargetName): Promise<StartedTarget> {
     });
     return { port: await listen(http.createServer(handler)), campaignKey: "" };
   }
+  if (name === "service-workers") return startServiceProcess();
   return startService(name === "purchase-service");
 }
 
 // Outstanding grows with every credit and nothing settles it during a run.
 const NO_LIMIT = 10n ** 18n;
 
-async function startService(purchases: boolean): Promise<StartedTarget> {
-  // A fresh database on BENCH_DATABASE_URL's server (dropped on stop), else in-process PGlite.
+/** A fresh database on BENCH_DATABASE_URL's server (dropped on stop), else in-process PGlite. */
+async function seedBenchDatabase(purchases: boolean) {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (serverUrl) process.env.TEST_DATABASE_URL = serverUrl;
   else delete process.env.TEST_DATABASE_URL;
@@ -102,9 +109,15 @@ async function startService(purchases: boolean): Promise<StartedTarget> {
       shops.push({ campaignKey: shop.campaignKey, offerId: shop.offerId, appId: shop.appId });
     }
   }
-  const config = loadConfig({
+  return { db, campaign, shops };
+}
+
+/** The service's configuration in every target: only the load's own settings differ from the defaults. */
+function benchEnv(): Record<string, string> {
+  const steamUrl = process.env.BENCH_STEAM_URL;
+  return {
     LOG_LEVEL: "warn",
-    // The load comes from one address; the limiter still runs on every call, it just never trips.
+    // The limiter still runs on every call; it just never trips under a benchmark's load.
     RATE_LIMIT_PER_ADDRESS: "1000000000",
     RATE_LIMIT_BEGIN_PER_CAMPAIGN: "1000000000",
     // Begins awaiting their ticket check count per address too: 32 players share 127.0.0.1 here.
@@ -112,7 +125,12 @@ async function startService(purchases: boolean): Promise<StartedTarget> {
     RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: "1000000000",
     ...(steamUrl ? { STEAM_API_URL: steamUrl, STEAM_STORE_URL: `${steamUrl}/store` } : {}),
     ...(process.env.PUBLIC_READ_CACHE_MS ? { PUBLIC_READ_CACHE_MS: process.env.PUBLIC_READ_CACHE_MS } : {}),
-  });
+  };
+}
+
+async function startService(purchases: boolean): Promise<StartedTarget> {
+  const { db, campaign, shops } = await seedBenchDatabase(purchases);
+  const config = loadConfig(benchEnv());
   const app = createApp({
     config,
     database: db.database,
@@ -133,6 +151,70 @@ async function startService(purchases: boolean): Promise<StartedTarget> {
       await db.drop();
     },
   };
+}
+
+// The service's own entry, next to this file's folder in dist/.
+const SERVICE_ENTRY = fileURLToPath(new URL("../src/main.js", import.meta.url));
+
+/**
+ * The service as an operator runs it on this machine: `node dist/src/main.js` with WORKERS
+ * (BENCH_WORKERS, default one a core), a primary and its workers, on a database of its own on
+ * BENCH_DATABASE_URL's server (WORKERS needs PostgreSQL). Measured as all of its processes.
+ */
+async function startServiceProcess(): Promise<StartedTarget> {
+  const { db, campaign } = await seedBenchDatabase(false);
+  if (db.target.kind !== "postgres") throw new Error("the service-workers target needs BENCH_DATABASE_URL");
+  const port = await freePort();
+  const service = spawn(process.execPath, [SERVICE_ENTRY], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      PATH: process.env.PATH ?? "",
+      ...benchEnv(),
+      WORKERS: process.env.BENCH_WORKERS ?? String(availableParallelism()),
+      DATABASE_URL: db.target.url,
+      ENCORE_MASTER_KEY: MASTER_KEY.toString("base64"),
+      OPERATOR_TOKEN: "bench-operator-token-0123456789",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      METRICS_PORT: "off",
+    },
+  });
+  const exited = new Promise<void>((resolve) => service.once("exit", () => resolve()));
+  await untilReady(port, exited);
+  const pid = service.pid ?? 0;
+  return {
+    port,
+    campaignKey: campaign.campaignKey,
+    pids: () => [pid, ...childPidsOf(pid)],
+    async stop() {
+      service.kill("SIGTERM");
+      await exited;
+      await db.drop();
+    },
+  };
+}
+
+async function untilReady(port: number, exited: Promise<void>): Promise<void> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  for (let i = 0; i < 600 && !gone; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(gone ? "the service exited before it was ready" : "the service was not ready in 60 s");
+}
+
+async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  const port = await listen(probe);
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 function listen(server: http.Server): Promise<number> {
