@@ -43,14 +43,21 @@ export async function mintPlayers(steamUrl: string, shops: BenchShop[], count: n
 }
 
 export async function runPurchaseLoad(port: number, players: Player[], seconds: number): Promise<PurchaseLoad> {
-  const agent = new Agent({ connections: players.length, keepAliveTimeout: 30_000 });
+  // Each player from a loopback address of its own (127.0.2.2 and up), as players are: with
+  // WORKERS the service serves each address from one worker (src/server/worker-slot.ts).
+  const agents = new Map(
+    players.map((player, i) => [
+      player,
+      new Agent({ connections: 1, keepAliveTimeout: 30_000, connect: { localAddress: `127.0.2.${2 + (i % 250)}` } }),
+    ]),
+  );
   const origin = `http://127.0.0.1:${port}`;
-  const post = async (path: string, body: unknown) => {
+  const post = async (player: Player, path: string, body: unknown) => {
     const res = await request(`${origin}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
-      dispatcher: agent,
+      dispatcher: agents.get(player),
     });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`${path}: HTTP ${res.statusCode} ${text.slice(0, 200)}`);
@@ -61,14 +68,14 @@ export async function runPurchaseLoad(port: number, players: Player[], seconds: 
   const buy = async (player: Player) => {
     const { campaignKey, offerId } = player.shop;
     const started = performance.now();
-    const begun = await post("/v1/public/purchases:begin", {
+    const begun = await post(player, "/v1/public/purchases:begin", {
       campaignKey,
       offerId,
       authTicket: player.ticket,
       requestId: randomUUID(),
     });
     for (let polls = 0; polls < 20; polls++) {
-      const completed = await post("/v1/public/purchases:complete", {
+      const completed = await post(player, "/v1/public/purchases:complete", {
         campaignKey,
         purchase: begun.purchase,
         orderId: begun.orderId,
@@ -96,7 +103,7 @@ export async function runPurchaseLoad(port: number, players: Player[], seconds: 
     }),
   );
   load.seconds = (performance.now() - startedAt) / 1000;
-  await agent.close();
+  await Promise.all([...agents.values()].map((agent) => agent.close()));
   return load;
 }
 

@@ -187,11 +187,12 @@ async function measurePurchases(
   label: string,
   campaigns: number,
   seconds: number,
+  target: TargetName = "purchase-service",
   onRss?: (mb: number) => void,
 ): Promise<Row> {
   const sim = startChild("sim-process", []);
   const simReady = await nextMessage<{ url: string }>(sim, "ready");
-  const child = startChild("target-process", ["purchase-service"], {
+  const child = startChild("target-process", [target], {
     BENCH_STEAM_URL: simReady.url,
     BENCH_CAMPAIGNS: String(campaigns),
   });
@@ -229,7 +230,8 @@ async function measurePurchases(
       peakRssMb: stats.peakRssBytes / 2 ** 20,
       cpuMsPerOp: stats.cpuMs / load.purchases,
       userShare: stats.userCpuMs / stats.cpuMs,
-      queriesPerOp: stats.queries / load.purchases,
+      // Counted only where the service runs in the target's own process.
+      queriesPerOp: target === "purchase-service" ? stats.queries / load.purchases : undefined,
     };
   } finally {
     await stopChild(child);
@@ -297,8 +299,8 @@ async function measureRound(): Promise<Row[]> {
     }
   }
   if (wantPurchases && serverUrl) {
-    for (const [label, campaigns] of PURCHASE_LOADS) {
-      const row = await measurePurchases(label, campaigns, DURATION_S);
+    for (const [label, campaigns, target] of PURCHASE_LOADS) {
+      const row = await measurePurchases(label, campaigns, DURATION_S, target);
       row.ratios = { pgbenchN: simpleUpdate && row.rate / simpleUpdate };
       rows.push(row);
     }
@@ -324,10 +326,16 @@ async function measureRound(): Promise<Row[]> {
 
 const PGBENCH_N = "pgbench -N (simple update), 16 clients";
 const PGBENCH_S = "pgbench -S (select only), 16 clients";
-const PURCHASE_LOADS = [
-  [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1],
-  [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS],
-] as const;
+const PURCHASE_LOADS: [string, number, TargetName][] = [
+  [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1, "purchase-service"],
+  [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS, "purchase-service"],
+  [`complete purchases, ${PLAYERS} players, 1 hot campaign, WORKERS=${WORKERS}`, 1, "purchase-service-workers"],
+  [
+    `complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns, WORKERS=${WORKERS}`,
+    CAMPAIGNS,
+    "purchase-service-workers",
+  ],
+];
 const REST = "funding:get over REST";
 
 /** The median (of an even count, the mean of the two middle values); NaN when there is none. */
@@ -528,7 +536,7 @@ async function soak(): Promise<void> {
     `\nsoak: complete purchases for ${seconds}s, ${PLAYERS} players, ${CAMPAIGNS} campaigns; service RSS every 10 s:`,
   );
   let at = 0;
-  const row = await measurePurchases("soak", CAMPAIGNS, seconds, (mb) => {
+  const row = await measurePurchases("soak", CAMPAIGNS, seconds, "purchase-service", (mb) => {
     at += 10;
     console.log(`  ${at} s: RSS ${mb.toFixed(0)} MB`);
   });

@@ -31,7 +31,13 @@ const FIXED_BODY = JSON.stringify({
   unavailableReason: "",
 });
 
-export type TargetName = "bare-node-http" | "trivial-connect" | "service" | "purchase-service" | "service-workers";
+export type TargetName =
+  | "bare-node-http"
+  | "trivial-connect"
+  | "service"
+  | "purchase-service"
+  | "service-workers"
+  | "purchase-service-workers";
 
 /** A campaign players can buy from, with the app its simulator key owns. */
 export interface BenchShop {
@@ -83,7 +89,9 @@ export async function startTarget(name: TargetName): Promise<StartedTarget> {
     });
     return { port: await listen(http.createServer(handler)), campaignKey: "" };
   }
-  if (name === "service-workers") return startServiceProcess();
+  if (name === "service-workers" || name === "purchase-service-workers") {
+    return startServiceProcess(name === "purchase-service-workers");
+  }
   return startService(name === "purchase-service");
 }
 
@@ -161,8 +169,8 @@ const SERVICE_ENTRY = fileURLToPath(new URL("../src/main.js", import.meta.url));
  * (BENCH_WORKERS, default one a core), a primary and its workers, on a database of its own on
  * BENCH_DATABASE_URL's server (WORKERS needs PostgreSQL). Measured as all of its processes.
  */
-async function startServiceProcess(): Promise<StartedTarget> {
-  const { db, campaign } = await seedBenchDatabase(false);
+async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
+  const { db, campaign, shops } = await seedBenchDatabase(purchases);
   if (db.target.kind !== "postgres") throw new Error("the service-workers target needs BENCH_DATABASE_URL");
   const port = await freePort();
   const service = spawn(process.execPath, [SERVICE_ENTRY], {
@@ -185,6 +193,7 @@ async function startServiceProcess(): Promise<StartedTarget> {
   return {
     port,
     campaignKey: campaign.campaignKey,
+    shops,
     pids: () => [pid, ...childPidsOf(pid)],
     async stop() {
       service.kill("SIGTERM");
