@@ -4,7 +4,7 @@
 // studio console (console/, Vite) into dist/console, so `node dist/src/main.js` needs nothing
 // but dist/, node_modules and package.json.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -47,10 +47,18 @@ export async function build() {
   // process-wide state another package shares, or are loaded only when configured stay in
   // node_modules, loaded as installed (EXTERNAL). Other entries (cli, dev, sim, bench) stay as
   // tsc wrote them. Relative paths from import.meta.url keep working: the bundle sits where the
-  // entry was.
-  await esbuild.build({
+  // entry was, and so do the chunks of what main.js imports on demand (the service itself, and
+  // a WORKERS primary's code: the primary never loads the service's).
+  // The chunks of an earlier build (tsc's own files are never named with a hash).
+  for (const file of readdirSync(new URL("src/", dist))) {
+    if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(file)) rmSync(new URL(`src/${file}`, dist));
+  }
+  const bundled = await esbuild.build({
     entryPoints: [fileURLToPath(new URL("src/main.js", dist))],
-    outfile: fileURLToPath(new URL("src/main.js", dist)),
+    outdir: fileURLToPath(new URL("src/", dist)),
+    splitting: true,
+    chunkNames: "[name]-[hash]",
+    metafile: true,
     allowOverwrite: true,
     bundle: true,
     external: EXTERNAL,
@@ -64,7 +72,9 @@ export async function build() {
     sourcemap: true,
     logLevel: "warning",
   });
-  asciiOnly(new URL("src/main.js", dist));
+  for (const output of Object.keys(bundled.metafile.outputs)) {
+    if (output.endsWith(".js")) asciiOnly(new URL(output, root));
+  }
   rmSync(new URL("prisma/", dist), { recursive: true, force: true });
   mkdirSync(new URL("prisma/", dist), { recursive: true });
   cpSync(new URL("prisma/migrations/", root), new URL("prisma/migrations/", dist), { recursive: true });

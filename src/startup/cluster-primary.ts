@@ -8,7 +8,11 @@ import { listenOn } from "../server/listen-on.js";
 import { checkTlsFiles } from "../server/listener.js";
 import { createMetricsListener } from "../server/metrics-listener.js";
 import { workerSlotOf } from "../server/worker-slot.js";
+import { migrate } from "../store/migrate.js";
+import { openPostgresSqlRunner } from "../store/postgres-sql-runner.js";
+import type { SqlRunner } from "../store/sql-runner.js";
 import { type HandedConnection, isWorkerReady, WORKER_SLOT_ENV } from "./cluster-messages.js";
+import { databaseFailure } from "./database-failure.js";
 import { listenerFailure } from "./listener-failure.js";
 import { StartupFailure } from "./startup-failure.js";
 
@@ -24,9 +28,15 @@ const RESPAWN_DELAY_MS = 1_000;
  * keeps the per-campaign rate-limit counters when there is no REDIS_URL, replaces a worker that
  * dies, and on SIGTERM lets every worker drain before it exits.
  *
- * The database is migrated before this runs (main.ts), once, not by every worker.
+ * It migrates the database first, once, not every worker; over a plain connection, so this
+ * process never loads Prisma's client.
  */
-export async function runClusterPrimary(config: Readonly<Config>, logger: Logger): Promise<void> {
+export async function runClusterPrimary(
+  config: Readonly<Config>,
+  logger: Logger,
+  migrationsDir: string,
+): Promise<void> {
+  await migrateOnce(config, migrationsDir, logger);
   // Before any worker asks for one of its counters.
   if (!config.redisUrl) new RateLimiterClusterMaster();
   const metrics = new AggregatorRegistry();
@@ -151,6 +161,25 @@ export async function runClusterPrimary(config: Readonly<Config>, logger: Logger
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+async function migrateOnce(config: Readonly<Config>, migrationsDir: string, logger: Logger): Promise<void> {
+  // WORKERS > 1 is refused at configuration without DATABASE_URL.
+  if (config.database.kind !== "postgres") throw new StartupFailure("WORKERS needs DATABASE_URL");
+  let sql: SqlRunner;
+  try {
+    sql = await openPostgresSqlRunner(config.database.url);
+  } catch (error) {
+    throw databaseFailure(error, config.database);
+  }
+  try {
+    const { applied } = await migrate(sql, migrationsDir);
+    if (applied.length > 0) logger.info({ applied }, "migrations applied");
+  } catch (error) {
+    throw databaseFailure(error, config.database);
+  } finally {
+    await sql.close().catch(() => {});
+  }
 }
 
 /** A worker ended before it was ready: the service does not start. */

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PrismaClient } from "../../gen/prisma/client.js";
 import { allowDirectQueries } from "./direct-queries.js";
 import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
+import { openPostgresSqlRunner } from "./postgres-sql-runner.js";
 import type { SqlRunner } from "./sql-runner.js";
 import { statementNames } from "./statement-names.js";
 
@@ -86,15 +87,7 @@ async function openPostgres(
     prisma,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, handlers) => listenOn(pg.Client, url, channel, handlers),
-    async openSqlRunner() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      return {
-        exec: async (sql) => void (await client.query(sql)),
-        query: async <Row>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Row[],
-        close: () => client.end(),
-      };
-    },
+    openSqlRunner: () => openPostgresSqlRunner(url),
     async close() {
       await prisma.$disconnect();
       await direct.dispose();

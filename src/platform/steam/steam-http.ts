@@ -54,7 +54,7 @@ export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
   // not at start: evaluating it was about a tenth of the service's start (docs/performance.md).
   let undici: Promise<Undici> | undefined;
   const connect = () =>
-    (undici ??= import("undici").then(({ Agent, request }) => ({
+    (undici ??= import("./undici-client.js").then(({ Agent, request }) => ({
       request,
       agent: new Agent({ keepAliveTimeout: 30_000, connections: 32 }),
     })));

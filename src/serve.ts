@@ -1,0 +1,174 @@
+import type net from "node:net";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { AggregatorRegistry } from "prom-client";
+import { type App, createApp } from "./app.js";
+import { type Config, ConfigError } from "./config.js";
+import { createListener, type Listener } from "./server/listener.js";
+import { createMetricsListener, type MetricsListener } from "./server/metrics-listener.js";
+import { isHandedConnection, type WorkerReady } from "./startup/cluster-messages.js";
+import { databaseFailure } from "./startup/database-failure.js";
+import { listenerFailure } from "./startup/listener-failure.js";
+import { StartupFailure } from "./startup/startup-failure.js";
+import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
+import { lockDataDir } from "./store/data-dir-lock.js";
+import { loadOrCreateLocalSecrets } from "./store/local-secrets.js";
+import { migrate } from "./store/migrate.js";
+import { type Database, openDatabase } from "./store/open-database.js";
+
+// The service itself, as main.ts starts it: loaded only by a process that serves (not by a
+// WORKERS primary, which only hands connections on).
+
+/**
+ * `alone`: this process is the service (WORKERS=1): it migrates, listens and serves. `worker`:
+ * one of WORKERS processes, handed its connections by the primary that forked it.
+ */
+export async function serve(
+  config: Readonly<Config>,
+  logger: Logger,
+  role: "alone" | "worker",
+  migrationsDir: string,
+): Promise<void> {
+  let { masterKey, operatorToken } = config;
+  if (config.database.kind === "pglite") {
+    // Before anything in DATA_DIR is read or written: one service per embedded database.
+    await lockDataDir(config.dataDir, {
+      onCompromised: (error) => {
+        logger.fatal({ dataDir: config.dataDir, error: error.message }, "DATA_DIR lock lost; stopping");
+        process.exit(1);
+      },
+    });
+    const local = loadOrCreateLocalSecrets(config.dataDir);
+    masterKey ??= local.masterKey;
+    operatorToken ??= local.operatorToken;
+    if (local.created) {
+      // Shown once, on the terminal of whoever ran `npm start` for the first time.
+      process.stdout.write(`Operator token (kept in ${config.dataDir}/secrets.json): ${local.operatorToken}\n`);
+    }
+  }
+  if (!masterKey || !operatorToken) throw new ConfigError("invalid configuration: secrets are missing");
+
+  const database = await openDatabase(config.database, {
+    onIdleConnectionError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+  }).catch((error: unknown) => {
+    throw databaseFailure(error, config.database);
+  });
+  if (role === "alone") {
+    await migrateOpen(database, migrationsDir, logger).catch(async (error: unknown) => {
+      await database.close().catch(() => {});
+      throw databaseFailure(error, config.database);
+    });
+  }
+
+  const app = createApp({
+    config,
+    database,
+    logger,
+    secrets: { masterKey, previousMasterKey: config.previousMasterKey, operatorToken },
+    clusterWorker: role === "worker",
+  });
+  let listener: Listener;
+  let metricsListener: MetricsListener | undefined;
+  try {
+    listener = createListener({
+      handler: app.handler,
+      tls: config.tls,
+      connections: role === "worker" ? workerShare(config) : config.connections,
+    });
+    if (role === "alone") metricsListener = await listenAlone(config, logger, listener, app, database.kind);
+  } catch (error) {
+    await app.stop();
+    await database.close();
+    throw error instanceof StartupFailure ? error : listenerFailure(error, config);
+  }
+  app.start();
+  if (role === "worker") {
+    // The primary's aggregated scrape asks this worker for its series (prom-client's channel).
+    AggregatorRegistry.setRegistries(app.metrics.registry);
+    new AggregatorRegistry();
+    process.on("message", (message: unknown, socket?: net.Socket) => {
+      if (isHandedConnection(message) && socket) listener.accept(socket);
+    });
+    const ready: WorkerReady = { type: "encore:ready" };
+    process.send?.(ready);
+  }
+  app.start();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing in-flight requests");
+    const deadline = setTimeout(() => {
+      logger.error("shutdown deadline passed; exiting");
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    app.beginShutdown();
+    // Each step runs whatever failed before it, so the database is always closed; the exit code
+    // says whether the drain of calls in flight finished.
+    const failed = await runStopSteps(
+      [
+        { name: "listener", run: () => listener.close() },
+        { name: "metrics listener", run: () => metricsListener?.close() },
+        { name: "app", run: () => app.stop() },
+        { name: "database", run: () => database.close() },
+      ],
+      (step, error) => logger.warn({ step, error: describeFailure(error) }, "shutdown step failed; stopping the rest"),
+    );
+    logger.info("stopped");
+    process.exit(failed.includes("listener") ? 1 : 0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  // A worker whose primary is gone has no one to hand it connections or to stop it.
+  if (role === "worker") process.on("disconnect", () => void stop("primary gone"));
+}
+
+/** Listens on PORT (and METRICS_PORT): the service as one process. */
+async function listenAlone(
+  config: Readonly<Config>,
+  logger: Logger,
+  listener: Listener,
+  app: App,
+  databaseKind: string,
+): Promise<MetricsListener | undefined> {
+  let address: AddressInfo;
+  try {
+    address = await listener.listen(config.port, config.host);
+  } catch (error) {
+    throw listenerFailure(error, config);
+  }
+  const scheme = config.tls ? "https" : "http";
+  logger.info({ url: `${scheme}://${address.address}:${address.port}`, database: databaseKind }, "listening");
+  // Prometheus on its own port (docs/deploy.md), so the game-facing port never exposes it.
+  if (!config.metrics) return undefined;
+  const metricsListener = createMetricsListener({
+    metrics: app.metrics,
+    onError: (error) => logger.error({ err: error }, "metrics scrape failed"),
+  });
+  const { port, host } = config.metrics;
+  const at = await metricsListener.listen(port, host).catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${error.message})`;
+    throw new StartupFailure(`METRICS_PORT ${port} on METRICS_HOST ${host} ${why}; choose another port, or off`);
+  });
+  logger.info({ url: `http://${at.address}:${at.port}/metrics` }, "metrics listening");
+  return metricsListener;
+}
+
+// The caps are a process's: a worker holds its share of MAX_CONNECTIONS. MAX_CONNECTIONS_PER_ADDRESS
+// stays whole, every connection of an address coming to the one worker (worker-slot.ts).
+function workerShare(config: Readonly<Config>): Config["connections"] {
+  const { connections, workers } = config;
+  return { ...connections, maxConnections: Math.ceil(connections.maxConnections / workers) };
+}
+
+async function migrateOpen(database: Database, migrationsDir: string, logger: Logger): Promise<void> {
+  const sql = await database.openSqlRunner();
+  try {
+    const { applied } = await migrate(sql, migrationsDir);
+    if (applied.length > 0) logger.info({ applied }, "migrations applied");
+  } finally {
+    await sql.close();
+  }
+}

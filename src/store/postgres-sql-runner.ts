@@ -1,0 +1,16 @@
+import type { SqlRunner } from "./sql-runner.js";
+
+/**
+ * One plain connection to PostgreSQL for the migrator: no pool and no Prisma, so a process that
+ * only migrates (a WORKERS primary, cluster-primary.ts) never loads Prisma's client.
+ */
+export async function openPostgresSqlRunner(url: string): Promise<SqlRunner> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    exec: async (sql) => void (await client.query(sql)),
+    query: async <Row>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Row[],
+    close: () => client.end(),
+  };
+}
