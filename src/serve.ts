@@ -5,10 +5,11 @@ import { AggregatorRegistry } from "prom-client";
 import { type App, createApp } from "./app.js";
 import { type Config, ConfigError } from "./config.js";
 import { createListener, type Listener } from "./server/listener.js";
-import { createMetricsListener, type MetricsListener } from "./server/metrics-listener.js";
+import type { MetricsListener } from "./server/metrics-listener.js";
 import { isHandedConnection, type WorkerReady } from "./startup/cluster-messages.js";
 import { databaseFailure } from "./startup/database-failure.js";
 import { listenerFailure } from "./startup/listener-failure.js";
+import { listenForMetrics } from "./startup/metrics-on-port.js";
 import { StartupFailure } from "./startup/startup-failure.js";
 import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
@@ -141,19 +142,7 @@ async function listenAlone(
   }
   const scheme = config.tls ? "https" : "http";
   logger.info({ url: `${scheme}://${address.address}:${address.port}`, database: databaseKind }, "listening");
-  // Prometheus on its own port (docs/deploy.md), so the game-facing port never exposes it.
-  if (!config.metrics) return undefined;
-  const metricsListener = createMetricsListener({
-    metrics: app.metrics,
-    onError: (error) => logger.error({ err: error }, "metrics scrape failed"),
-  });
-  const { port, host } = config.metrics;
-  const at = await metricsListener.listen(port, host).catch((error: NodeJS.ErrnoException) => {
-    const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${error.message})`;
-    throw new StartupFailure(`METRICS_PORT ${port} on METRICS_HOST ${host} ${why}; choose another port, or off`);
-  });
-  logger.info({ url: `http://${at.address}:${at.port}/metrics` }, "metrics listening");
-  return metricsListener;
+  return listenForMetrics(config.metrics, app.metrics, logger);
 }
 
 // The caps are a process's: a worker holds its share of MAX_CONNECTIONS. MAX_CONNECTIONS_PER_ADDRESS

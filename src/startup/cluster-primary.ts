@@ -6,7 +6,6 @@ import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import type { Config } from "../config.js";
 import { listenOn } from "../server/listen-on.js";
 import { checkTlsFiles } from "../server/listener.js";
-import { createMetricsListener } from "../server/metrics-listener.js";
 import { workerSlotOf } from "../server/worker-slot.js";
 import { migrate } from "../store/migrate.js";
 import { openPostgresSqlRunner } from "../store/postgres-sql-runner.js";
@@ -14,6 +13,7 @@ import type { SqlRunner } from "../store/sql-runner.js";
 import { type HandedConnection, isWorkerReady, WORKER_SLOT_ENV } from "./cluster-messages.js";
 import { databaseFailure } from "./database-failure.js";
 import { listenerFailure } from "./listener-failure.js";
+import { listenForMetrics } from "./metrics-on-port.js";
 import { StartupFailure } from "./startup-failure.js";
 
 // A worker that dies once it served is replaced, but not faster than this: a worker that dies at
@@ -127,20 +127,11 @@ export async function runClusterPrimary(
     "listening",
   );
 
-  const metricsListener = config.metrics
-    ? createMetricsListener({
-        metrics: { scrape: () => metrics.clusterMetrics(), contentType: metrics.contentType },
-        onError: (error) => logger.error({ err: error }, "metrics scrape failed"),
-      })
-    : undefined;
-  if (metricsListener && config.metrics) {
-    const { port, host } = config.metrics;
-    const at = await metricsListener.listen(port, host).catch((error: NodeJS.ErrnoException) => {
-      const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${error.message})`;
-      throw new StartupFailure(`METRICS_PORT ${port} on METRICS_HOST ${host} ${why}; choose another port, or off`);
-    });
-    logger.info({ url: `http://${at.address}:${at.port}/metrics` }, "metrics listening");
-  }
+  const metricsListener = await listenForMetrics(
+    config.metrics,
+    { scrape: () => metrics.clusterMetrics(), contentType: metrics.contentType },
+    logger,
+  );
 
   const stop = async (signal: string) => {
     if (stopping) return;
