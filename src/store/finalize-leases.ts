@@ -2,6 +2,7 @@ import { Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 import { executeCount, queryRows } from "./direct-queries.js";
 import { isOpen } from "./purchase-guards.js";
+import { UNHURRIED_COMMIT } from "./unhurried-commit.js";
 
 // Issue 9, DESIGN 3: the platform expects one FinalizeTxn per order, so the capture of an order
 // is serialised across completes, sweepers and replicas by a lease on the purchase row, held
@@ -15,18 +16,27 @@ export type FinalizeLease = { purchaseId: string; heldUntil: string };
  * Marks the purchase AUTHORIZED (the platform approved it) and takes the capture lease for
  * `leaseMs`, in one statement: only from a non-final state and only while no other caller holds
  * an unexpired lease. Undefined when the purchase has ended or another caller is capturing it.
+ * It commits without waiting for its WAL flush (UNHURRIED_COMMIT): a database crash that loses it
+ * leaves the purchase as the begin left it, durably (its opening waited for its flush), and every
+ * caller asks QueryTxn before it captures, so an order captured meanwhile is credited, not
+ * captured again (a second FinalizeTxn refused is asked again too; that state is the one
+ * test/purchase/settlement.test.ts heals, "a crash between FinalizeTxn and the credit"). The
+ * lease serialises callers while the database runs; it need not outlive a crash of it.
  */
 export async function claimFinalize(
+  // Not a transaction's client: the unhurried commit would be the whole transaction's.
   db: DbClient,
   options: { purchaseId: string; now: Date; leaseMs: number },
 ): Promise<FinalizeLease | undefined> {
   const rows = await queryRows<{ held_until: string }>(
     db,
     Prisma.sql`
+    WITH ${UNHURRIED_COMMIT}
     UPDATE purchases
        SET state = 'AUTHORIZED',
            update_time = CASE WHEN state = 'INITIATED' THEN ${options.now} ELSE update_time END,
            finalize_until = now() + ${options.leaseMs}::int * interval '1 millisecond'
+      FROM unhurried
      WHERE id = ${options.purchaseId}
        AND ${isOpen()}
        AND (finalize_until IS NULL OR finalize_until <= now())

@@ -16,6 +16,7 @@ import {
 import { addPurchaseCredit } from "./purchase-credit.js";
 import { mayMoveInto } from "./purchase-guards.js";
 import { type FindingOf, recordFinding, recordReversal } from "./reconciliation.js";
+import { UNHURRIED_COMMIT } from "./unhurried-commit.js";
 import { CREDIT_HEARD } from "./webhook-sources.js";
 
 // Purchases and the money they move (DESIGN 3 "Outstanding", "Settlement"). Every change is
@@ -89,17 +90,16 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
 
 /**
  * Records the platform's transaction id once the platform confirmed the order. Committed without
- * waiting for its WAL flush (`synchronous_commit` off for this one statement's transaction; issue
- * 14): it is a hint whose loss the service already survives, since a process may die between
- * InitTxn's answer and this write. Losing it in a database crash leaves what that leaves (no
- * trans_id), and complete, a retried begin or the sweeper ask QueryTxn and record it then.
- * Others see it as soon as it commits; only its durability waits for the WAL writer.
+ * waiting for its WAL flush (UNHURRIED_COMMIT): it is a hint whose loss the service already
+ * survives, since a process may die between InitTxn's answer and this write. Losing it in a
+ * database crash leaves what that leaves (no trans_id), and complete, a retried begin or the
+ * sweeper ask QueryTxn and record it then.
  */
 export async function recordTransId(db: DbClient, purchaseId: string, transId: string): Promise<void> {
   await executeCount(
     db,
     Prisma.sql`
-    WITH unhurried AS (SELECT set_config('synchronous_commit', 'off', true))
+    WITH ${UNHURRIED_COMMIT}
     UPDATE purchases SET trans_id = ${transId} FROM unhurried WHERE id = ${purchaseId} AND trans_id IS NULL`,
   );
 }

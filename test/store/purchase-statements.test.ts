@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../gen/prisma/client.js";
 import { spendWindow } from "../../src/domain/funding.js";
 import { queryRows } from "../../src/store/direct-queries.js";
-import { openDatabase } from "../../src/store/open-database.js";
+import { claimFinalize } from "../../src/store/finalize-leases.js";
+import { type Db, openDatabase } from "../../src/store/open-database.js";
 import { findPublicCampaign } from "../../src/store/public-campaigns.js";
 import { creditPurchase, findPurchase, recordTransId } from "../../src/store/purchases.js";
 import { DOLLAR, type SeedCampaignOptions, seedCampaign, seedOffer, seedUsage } from "../support/seed.js";
@@ -79,20 +80,36 @@ describe("recording the platform's transaction id", () => {
     await recordTransId(prisma(), shop.purchaseId, "9000000002");
     expect((await findPurchase(prisma(), shop.purchaseId))?.transId).toBe("9000000001");
   });
+});
 
-  // It commits without waiting for its WAL flush; that must end with its own statement, or every
-  // later transaction on the connection (a credit) would commit that way too.
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
-    "leaves the connection committing synchronously after it",
-    async () => {
+// Writes the service survives losing in a database crash commit without waiting for their WAL
+// flush (UNHURRIED_COMMIT); that must end with their own statement, or every later transaction on
+// the connection (a credit) would commit that way too. Others must see them at once all the same.
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("writes committed without waiting for their flush", () => {
+  const writes = {
+    "the transaction id": async (client: Db, purchaseId: string) => {
+      await recordTransId(client, purchaseId, "9000000003");
+      return async () => expect((await findPurchase(prisma(), purchaseId))?.transId).toBe("9000000003");
+    },
+    "the capture lease (AUTHORIZED)": async (client: Db, purchaseId: string) => {
+      const lease = await claimFinalize(client, { purchaseId, now: NOW, leaseMs: 60_000 });
+      expect(lease).toBeDefined();
+      // Seen from another connection at once: a second caller is refused the lease.
+      return async () =>
+        expect(await claimFinalize(prisma(), { purchaseId, now: NOW, leaseMs: 60_000 })).toBeUndefined();
+    },
+  };
+  it.each(Object.entries(writes))(
+    "%s: seen at once, and the connection commits synchronously after it",
+    async (_, write) => {
       if (db.target.kind !== "postgres") throw new Error("PostgreSQL only");
       const one = await openDatabase({ ...db.target, poolSize: 1 });
       try {
         const shop = await reservedPurchase({}, DOLLAR);
-        await recordTransId(one.prisma, shop.purchaseId, "9000000003");
+        const seen = await write(one.prisma, shop.purchaseId);
         const setting = Prisma.sql`SELECT current_setting('synchronous_commit') AS value`;
         expect(await queryRows<{ value: string }>(one.prisma, setting)).toEqual([{ value: "on" }]);
-        expect((await findPurchase(prisma(), shop.purchaseId))?.transId).toBe("9000000003");
+        await seen();
       } finally {
         await one.close();
       }
