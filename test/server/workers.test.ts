@@ -1,8 +1,12 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import http2 from "node:http2";
+import https from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerSlotOf } from "../../src/server/worker-slot.js";
 import { startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
+import { selfSignedCertificate } from "../support/certificate.js";
 import { postFrom } from "../support/post-from.js";
 import { parsePrometheusText, sample } from "../support/prometheus-text.js";
 import { seedCampaign } from "../support/seed.js";
@@ -189,4 +193,72 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
       return now.length === 2 && !now.includes(victim as number);
     }, "a replacement worker");
   });
+});
+
+describe.runIf(onPostgres)("the service with WORKERS=2 and TLS", () => {
+  it("serves HTTPS over HTTP/1.1 and HTTP/2 from its workers, the handshake in the worker", async () => {
+    const db = await createTestDatabase();
+    if (db.target.kind !== "postgres") throw new Error("WORKERS needs PostgreSQL");
+    const tls = selfSignedCertificate("127.0.0.1");
+    const service = startService({
+      WORKERS: "2",
+      DATABASE_URL: db.target.url,
+      ENCORE_MASTER_KEY: TEST_MASTER_KEY.toString("base64"),
+      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      TLS_CERT_FILE: tls.certFile,
+      TLS_KEY_FILE: tls.keyFile,
+      LOG_LEVEL: "info",
+    });
+    try {
+      const url = await service.listening();
+      expect(url).toMatch(/^https:/);
+      const ca = readFileSync(tls.certFile);
+      const { campaignKey } = await seedCampaign(db.database.prisma);
+      const body = JSON.stringify({ campaignKey });
+      const overH1 = await new Promise<number>((resolve, reject) => {
+        const req = https.request(
+          `${url}/v1/public/funding:get`,
+          { method: "POST", ca, agent: false, headers: { "content-type": "application/json" } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+      expect(overH1).toBe(200);
+      const session = http2.connect(url, { ca });
+      try {
+        const overH2 = await new Promise<number>((resolve, reject) => {
+          const stream = session.request({
+            ":method": "POST",
+            ":path": "/v1/public/funding:get",
+            "content-type": "application/json",
+          });
+          let status = 0;
+          stream.on("response", (headers) => {
+            status = Number(headers[":status"]);
+          });
+          stream.on("error", reject);
+          stream.resume();
+          stream.on("end", () => resolve(status));
+          stream.end(body);
+        });
+        expect(overH2).toBe(200);
+      } finally {
+        session.close();
+      }
+      // Both answered by a worker (the primary serves nothing itself).
+      const served = service
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"served"'));
+      expect(served).toHaveLength(2);
+      for (const line of served) expect(JSON.parse(line)).toHaveProperty("worker");
+    } finally {
+      service.child.kill("SIGKILL");
+      await db.drop();
+    }
+  }, 120_000);
 });
