@@ -1,5 +1,6 @@
 // `npm run build`: compiles src/, gen/ and bench/ to dist/ with tsc, bundles the service's entry
-// (dist/src/main.js) with our own modules and most packages into one file, copies what the
+// (dist/src/main.js) with our own modules and most packages into one bundle (main.js and the
+// chunks it loads on demand, beside it in dist/src), copies what the
 // service reads at run time (the SQL migrations, the OpenAPI document) beside it, and builds the
 // studio console (console/, Vite) into dist/console, so `node dist/src/main.js` needs nothing
 // but dist/, node_modules and package.json.
