@@ -93,7 +93,6 @@ export async function serve(
     const ready: WorkerReady = { type: "encore:ready" };
     process.send?.(ready);
   }
-  app.start();
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -16,9 +16,11 @@ import { listenerFailure } from "./listener-failure.js";
 import { listenForMetrics } from "./metrics-on-port.js";
 import { StartupFailure } from "./startup-failure.js";
 
-// A worker that dies once it served is replaced, but not faster than this: a worker that dies at
-// once every time (its database gone, say) must not turn the primary into a fork loop.
+// A worker that dies once it served is replaced after this, and a replacement that does not start
+// is tried again twice as late each time up to the maximum: a worker that dies at once every
+// time (its database gone, say) must not turn the primary into a fork loop.
 const RESPAWN_DELAY_MS = 1_000;
+const MAX_RESPAWN_DELAY_MS = 30_000;
 
 /**
  * WORKERS > 1 (docs/deploy.md "Workers"): this process owns the port and forks the workers that
@@ -84,11 +86,18 @@ export async function runClusterPrimary(
         }
         if (stopping) return;
         logger.error({ worker: slot, code, signal }, "worker stopped unexpectedly; starting another");
-        setTimeout(() => {
-          if (!stopping) fork(slot).catch((error) => logger.error({ err: error }, "replacement worker did not start"));
-        }, RESPAWN_DELAY_MS).unref();
+        respawn(slot, RESPAWN_DELAY_MS);
       });
     });
+  };
+  const respawn = (slot: number, delayMs: number) => {
+    setTimeout(() => {
+      if (stopping) return;
+      fork(slot).catch((error: unknown) => {
+        logger.error({ worker: slot, err: error }, "replacement worker did not start; trying again");
+        respawn(slot, Math.min(2 * delayMs, MAX_RESPAWN_DELAY_MS));
+      });
+    }, delayMs).unref();
   };
 
   const stopWorkers = async () => {
