@@ -16,7 +16,7 @@ export type RequestHandler = (
 export interface Listener {
   listen(port: number, host: string): Promise<AddressInfo>;
   /**
-   * Serves a connection accepted elsewhere (a worker's, handed over by its primary: cluster.ts),
+   * Serves a connection accepted elsewhere (a worker's, handed over by its primary: cluster-primary.ts),
    * guarded and routed as if this listener had accepted it.
    */
   accept(socket: net.Socket): void;

@@ -1,7 +1,7 @@
 import { addressGroup } from "./address-group.js";
 
 /**
- * Which of `workers` serves a client address (cluster.ts): always the same one for an address
+ * Which of `workers` serves a client address (cluster-primary.ts): always the same one for an address
  * and for every address of its group (an IPv6 /64), so the counters the service keeps per address
  * and per group (the rate limits of spec 8, the failed-ticket limit, the connection cap) are
  * whole in that one worker's memory and need no shared store. FNV-1a over the group's text:

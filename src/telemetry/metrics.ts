@@ -31,7 +31,7 @@ export interface Metrics extends PurchaseMetrics {
   /** The Prometheus text exposition, gauges read from their sources first. */
   scrape(): Promise<string>;
   contentType: string;
-  /** The series themselves, for a worker to answer its primary's aggregated scrape (cluster.ts). */
+  /** The series themselves, for a worker to answer its primary's aggregated scrape (cluster-primary.ts). */
   registry: Registry;
 }
 

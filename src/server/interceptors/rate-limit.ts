@@ -32,7 +32,7 @@ export interface RateLimitOptions {
   /** Shared counters for several replicas; in memory when unset. */
   redisUrl: string | undefined;
   /**
-   * This process is one of several workers behind one port (cluster.ts). Its primary hands it
+   * This process is one of several workers behind one port (cluster-primary.ts). Its primary hands it
    * every connection from the addresses it serves, so counters kept by address stay exact in its
    * memory; counters kept by campaign key are asked of the primary (without Redis).
    */
