@@ -117,6 +117,12 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
     expect(childPids(service.child.pid ?? 0)).toHaveLength(2);
   });
 
+  it("says in /readyz where a worker keeps its rate limits", async () => {
+    const ready = await fetch(`${baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.text()).toBe("ready\nrate limits: by address in this worker, by campaign in the primary\n");
+  });
+
   it("serves every address from one worker, both workers serving, and counts its limit whole there", async () => {
     const { campaignKey } = await seedCampaign(db.database.prisma);
     const [zero, one] = addressesBySlot(2);

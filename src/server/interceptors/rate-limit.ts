@@ -55,10 +55,15 @@ export interface RateLimit {
 }
 
 /**
- * `memory`: no REDIS_URL. With REDIS_URL: `connecting` until the first connection, `ready`
- * while Redis counts, `unavailable` while it does not (each replica then counts in memory).
+ * `memory`: no REDIS_URL. `workers`: no REDIS_URL, one of WORKERS (an address's counters in
+ * this worker's memory, a campaign's in the primary's). With REDIS_URL: `connecting` until the
+ * first connection, `ready` while Redis counts, `unavailable` while it does not (each replica
+ * then counts in memory).
  */
-export type RateLimitStatus = { store: "memory" } | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
+export type RateLimitStatus =
+  | { store: "memory" }
+  | { store: "workers" }
+  | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
 
 // A campaign's counter asked of the primary: its answer is a message away, or the primary is gone.
 const CLUSTER_LIMIT_TIMEOUT_MS = 2_000;
@@ -138,7 +143,10 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
     admitBeforeBody: async ({ route, contextValues }) => {
       if (isPublicMethod(route.method)) await countAddress(contextValues);
     },
-    status: () => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
+    status: () => {
+      if (redis) return { store: "redis", redis: redisState };
+      return options.clusterWorker ? { store: "workers" } : { store: "memory" };
+    },
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
@@ -148,6 +156,7 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
 /** One `/readyz` line. */
 export function describeRateLimitStatus(status: RateLimitStatus): string {
   if (status.store === "memory") return "rate limits: in memory (no REDIS_URL)";
+  if (status.store === "workers") return "rate limits: by address in this worker, by campaign in the primary";
   if (status.redis === "ready") return "rate limits: redis";
   return `rate limits: redis ${status.redis}, counting in memory meanwhile`;
 }
