@@ -128,7 +128,7 @@ function benchEnv(): Record<string, string> {
     // The limiter still runs on every call; it just never trips under a benchmark's load.
     RATE_LIMIT_PER_ADDRESS: "1000000000",
     RATE_LIMIT_BEGIN_PER_CAMPAIGN: "1000000000",
-    // Begins awaiting their ticket check count per address too: 32 players share 127.0.0.1 here.
+    // Begins awaiting their ticket check count per address too.
     RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: "1000000000",
     RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: "1000000000",
     ...(steamUrl ? { STEAM_API_URL: steamUrl, STEAM_STORE_URL: `${steamUrl}/store` } : {}),
@@ -189,12 +189,14 @@ async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
   });
   const exited = new Promise<void>((resolve) => service.once("exit", () => resolve()));
   await untilReady(port, exited);
+  // Ready means every worker is up; none is replaced during a run.
   const pid = service.pid ?? 0;
+  const pids = [pid, ...childPidsOf(pid)];
   return {
     port,
     campaignKey: campaign.campaignKey,
     shops,
-    pids: () => [pid, ...childPidsOf(pid)],
+    pids: () => pids,
     async stop() {
       service.kill("SIGTERM");
       await exited;
