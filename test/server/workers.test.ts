@@ -46,10 +46,15 @@ function statusFrom(baseUrl: string, localAddress: string, campaignKey: string):
   });
 }
 
+/** The lines written so far in full (the last may still be coming). */
+function wholeLines(output: string): string[] {
+  return output.split("\n").slice(0, -1);
+}
+
 /** The slot of the worker that logged each call, by the peer address it logged. */
 function workersByPeer(output: string): Map<string, Set<number>> {
   const seen = new Map<string, Set<number>>();
-  for (const line of output.split("\n")) {
+  for (const line of wholeLines(output)) {
     if (!line.includes('"rpc":')) continue;
     const { peer, worker } = JSON.parse(line) as { peer: string; worker: number };
     seen.set(peer, (seen.get(peer) ?? new Set()).add(worker));
@@ -94,11 +99,9 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
       RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: "2",
     });
     baseUrl = await service.listening();
-    await waitFor(() => service.output().includes('"msg":"metrics listening"'), "the metrics listener");
-    const line = service
-      .output()
-      .split("\n")
-      .find((l) => l.includes('"msg":"metrics listening"'));
+    const metricsLine = () => wholeLines(service.output()).find((l) => l.includes('"msg":"metrics listening"'));
+    await waitFor(() => metricsLine() !== undefined, "the metrics listener");
+    const line = metricsLine();
     metricsUrl = (JSON.parse(line ?? "{}") as { url: string }).url;
   }, 120_000);
 
@@ -109,7 +112,7 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
   });
 
   it("migrates once, in the primary, and listens once with both workers up", () => {
-    const lines = service.output().split("\n");
+    const lines = wholeLines(service.output());
     expect(lines.filter((l) => l.includes('"msg":"migrations applied"'))).toHaveLength(1);
     const listening = lines.filter((l) => l.includes('"msg":"listening"'));
     expect(listening).toHaveLength(1);
@@ -137,6 +140,9 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
       }
     }
     for (const address of addresses) expect(statuses.get(address)).toEqual([200, 200, 200, 200, 429]);
+    // Each call is logged after it was answered.
+    const logged = () => [...workersByPeer(service.output()).entries()].filter(([peer]) => addresses.includes(peer));
+    await waitFor(() => logged().length === addresses.length, "every address's calls logged");
     const byPeer = workersByPeer(service.output());
     for (const address of zero) expect([...(byPeer.get(address) ?? [])]).toEqual([0]);
     for (const address of one) expect([...(byPeer.get(address) ?? [])]).toEqual([1]);
@@ -255,13 +261,10 @@ describe.runIf(onPostgres)("the service with WORKERS=2 and TLS", () => {
       } finally {
         session.close();
       }
-      // Both answered by a worker (the primary serves nothing itself).
-      const served = service
-        .output()
-        .split("\n")
-        .filter((line) => line.includes('"msg":"served"'));
-      expect(served).toHaveLength(2);
-      for (const line of served) expect(JSON.parse(line)).toHaveProperty("worker");
+      // Both answered by a worker (the primary serves nothing itself); each logs after it answered.
+      const served = () => wholeLines(service.output()).filter((line) => line.includes('"msg":"served"'));
+      await waitFor(() => served().length === 2, "both calls' log lines");
+      for (const line of served()) expect(JSON.parse(line)).toHaveProperty("worker");
     } finally {
       service.child.kill("SIGKILL");
       await db.drop();
