@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import net from "node:net";
 import type { Logger } from "pino";
-import { AggregatorRegistry } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, Registry } from "prom-client";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import type { Config } from "../config.js";
 import { listenOn } from "../server/listen-on.js";
@@ -42,10 +42,10 @@ export async function runClusterPrimary(
   // Before any worker asks for one of its counters.
   if (!config.redisUrl) new RateLimiterClusterMaster();
   const metrics = new AggregatorRegistry();
-
   const slots: (Worker | undefined)[] = Array.from({ length: config.workers }, () => undefined);
   const ready = new Set<Worker>();
   let stopping = false;
+  const own = primaryMetrics(() => ready.size);
 
   const front = net.createServer({ pauseOnConnect: true }, (socket) => {
     const worker = workerFor(socket.remoteAddress ?? "");
@@ -86,6 +86,7 @@ export async function runClusterPrimary(
         }
         if (stopping) return;
         logger.error({ worker: slot, code, signal }, "worker stopped unexpectedly; starting another");
+        own.workerStopped.inc();
         respawn(slot, RESPAWN_DELAY_MS);
       });
     });
@@ -138,7 +139,11 @@ export async function runClusterPrimary(
 
   const metricsListener = await listenForMetrics(
     config.metrics,
-    { scrape: () => metrics.clusterMetrics(), contentType: metrics.contentType },
+    {
+      // The workers' series aggregated, then the primary's own (no name in common).
+      scrape: async () => `${await metrics.clusterMetrics()}\n${await own.registry.metrics()}`,
+      contentType: metrics.contentType,
+    },
     logger,
   );
 
@@ -161,6 +166,25 @@ export async function runClusterPrimary(
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+/** The primary's own series, beside its workers' (docs/deploy.md, Metrics and alerts). */
+function primaryMetrics(readyWorkers: () => number) {
+  const registry = new Registry();
+  const workerStopped = new Counter({
+    name: "encore_worker_stopped_total",
+    help: "Workers that stopped unexpectedly and were replaced (WORKERS > 1).",
+    registers: [registry],
+  });
+  new Gauge({
+    name: "encore_workers_ready",
+    help: "Workers ready to be handed connections (WORKERS > 1).",
+    registers: [registry],
+    collect() {
+      this.set(readyWorkers());
+    },
+  });
+  return { registry, workerStopped };
 }
 
 async function migrateOnce(config: Readonly<Config>, migrationsDir: string, logger: Logger): Promise<void> {

@@ -204,6 +204,14 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
       const now = childPids(service.child.pid ?? 0);
       return now.length === 2 && !now.includes(victim as number);
     }, "a replacement worker");
+    // The primary's own series say so, beside the workers'.
+    const scrape = async () => parsePrometheusText(await (await fetch(metricsUrl)).text());
+    for (let i = 0; i < 100 && sample(await scrape(), "encore_workers_ready") !== 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const scraped = await scrape();
+    expect(sample(scraped, "encore_workers_ready")).toBe(2);
+    expect(sample(scraped, "encore_worker_stopped_total")).toBe(1);
   });
 });
 
