@@ -15,6 +15,7 @@ import { databaseFailure } from "./database-failure.js";
 import { listenerFailure } from "./listener-failure.js";
 import { listenForMetrics } from "./metrics-on-port.js";
 import { StartupFailure } from "./startup-failure.js";
+import { workerExecArgv } from "./worker-exec-argv.js";
 
 // A worker that dies once it served is replaced after this, and a replacement that does not start
 // is tried again twice as late each time up to the maximum: a worker that dies at once every
@@ -42,6 +43,7 @@ export async function runClusterPrimary(
   // Before any worker asks for one of its counters.
   if (!config.redisUrl) new RateLimiterClusterMaster();
   const metrics = new AggregatorRegistry();
+  cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv) });
   const slots: (Worker | undefined)[] = Array.from({ length: config.workers }, () => undefined);
   const ready = new Set<Worker>();
   let stopping = false;
