@@ -173,7 +173,11 @@ async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
   const { db, campaign, shops } = await seedBenchDatabase(purchases);
   if (db.target.kind !== "postgres") throw new Error("the service-workers target needs BENCH_DATABASE_URL");
   const port = await freePort();
-  const service = spawn(process.execPath, [SERVICE_ENTRY], {
+  // With BENCH_CPU_PROF each process (the primary and every worker) writes its profile there when
+  // it exits: from its start, not the measured interval alone as the in-process targets' do.
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const service = spawn(process.execPath, [...profiling, SERVICE_ENTRY], {
     stdio: ["ignore", "inherit", "inherit"],
     env: {
       PATH: process.env.PATH ?? "",
