@@ -1,9 +1,8 @@
 import { randomInt } from "node:crypto";
-import http from "node:http";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
-import { postFrom } from "../support/post-from.js";
+import { postFrom, statusFrom } from "../support/post-from.js";
 import { seedCampaign } from "../support/seed.js";
 import { mintPlayer, seedShop } from "../support/seed-purchases.js";
 import { createTestDatabase } from "../support/test-database.js";
@@ -11,21 +10,6 @@ import { startTestServer, TEST_MASTER_KEY } from "../support/test-server.js";
 
 // CI sets TEST_REDIS_URL (the machine's Redis); without it there is no Redis to share.
 const redisUrl = process.env.TEST_REDIS_URL;
-
-function statusFrom(baseUrl: string, localAddress: string, campaignKey: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${baseUrl}/v1/public/funding:get`,
-      { method: "POST", localAddress, headers: { "content-type": "application/json" } },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(JSON.stringify({ campaignKey }));
-  });
-}
 
 // A loopback address of this run's own, so earlier runs' counters cannot interfere.
 const runAddress = () => `127.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(2, 255)}`;
@@ -40,7 +24,10 @@ describe.runIf(redisUrl)("rate limits shared through Redis (REDIS_URL)", () => {
     try {
       const { campaignKey } = await seedCampaign(db.database.prisma);
       const statuses = [];
-      for (const server of [a, b, a, b, a, b]) statuses.push(await statusFrom(server.baseUrl, address, campaignKey));
+      for (const server of [a, b, a, b, a, b])
+        statuses.push(
+          await statusFrom(`${server.baseUrl}/v1/public/funding:get`, { campaignKey }, { localAddress: address }),
+        );
       expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
       expect(await redis.exists(`rl:address:${address}`)).toBe(1);
     } finally {

@@ -1,13 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import http from "node:http";
 import http2 from "node:http2";
-import https from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerSlotOf } from "../../src/server/worker-slot.js";
 import { startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import { selfSignedCertificate } from "../support/certificate.js";
-import { postFrom } from "../support/post-from.js";
+import { postFrom, statusFrom } from "../support/post-from.js";
 import { parsePrometheusText, sample } from "../support/prometheus-text.js";
 import { seedCampaign } from "../support/seed.js";
 import { mintPlayer, seedShop } from "../support/seed-purchases.js";
@@ -30,21 +28,9 @@ function addressesBySlot(perSlot: number): [string[], string[]] {
   return slots;
 }
 
-/** A call on a connection of its own (no keep-alive), as from a new client each time. */
-function statusFrom(baseUrl: string, localAddress: string, campaignKey: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${baseUrl}/v1/public/funding:get`,
-      { method: "POST", localAddress, agent: false, headers: { "content-type": "application/json" } },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(JSON.stringify({ campaignKey }));
-  });
-}
+/** funding:get for `campaignKey` from `localAddress`, on a connection of its own. */
+const readFrom = (baseUrl: string, localAddress: string, campaignKey: string) =>
+  statusFrom(`${baseUrl}/v1/public/funding:get`, { campaignKey }, { localAddress });
 
 /** The lines written so far in full (the last may still be coming). */
 function wholeLines(output: string): string[] {
@@ -135,7 +121,7 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
     // connection, an address would get 4 in each.
     for (let round = 0; round < 5; round++) {
       for (const address of addresses) {
-        const status = await statusFrom(baseUrl, address, campaignKey);
+        const status = await readFrom(baseUrl, address, campaignKey);
         statuses.set(address, [...(statuses.get(address) ?? []), status]);
       }
     }
@@ -185,7 +171,7 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
     };
     const before = await count();
     for (const address of [zero[3], one[3]] as string[]) {
-      for (let i = 0; i < 3; i++) expect(await statusFrom(baseUrl, address, campaignKey)).toBe(200);
+      for (let i = 0; i < 3; i++) expect(await readFrom(baseUrl, address, campaignKey)).toBe(200);
     }
     expect((await count()) - before).toBe(6);
   });
@@ -198,7 +184,7 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
     await waitFor(() => service.output().includes("worker stopped unexpectedly"), "the primary to notice");
     const [zero, one] = addressesBySlot(5);
     for (const address of [zero[4], one[4]] as string[]) {
-      expect(await statusFrom(baseUrl, address, campaignKey)).toBe(200);
+      expect(await readFrom(baseUrl, address, campaignKey)).toBe(200);
     }
     await waitFor(() => {
       const now = childPids(service.child.pid ?? 0);
@@ -235,18 +221,7 @@ describe.runIf(onPostgres)("the service with WORKERS=2 and TLS", () => {
       const ca = readFileSync(tls.certFile);
       const { campaignKey } = await seedCampaign(db.database.prisma);
       const body = JSON.stringify({ campaignKey });
-      const overH1 = await new Promise<number>((resolve, reject) => {
-        const req = https.request(
-          `${url}/v1/public/funding:get`,
-          { method: "POST", ca, agent: false, headers: { "content-type": "application/json" } },
-          (res) => {
-            res.resume();
-            res.on("end", () => resolve(res.statusCode ?? 0));
-          },
-        );
-        req.on("error", reject);
-        req.end(body);
-      });
+      const overH1 = await statusFrom(`${url}/v1/public/funding:get`, { campaignKey }, { ca });
       expect(overH1).toBe(200);
       const session = http2.connect(url, { ca });
       try {
