@@ -209,7 +209,7 @@ async function migrateOnce(config: Readonly<Config>, migrationsDir: string, logg
 }
 
 /** A worker ended before it was ready: the service does not start. */
-export class WorkerStartFailed extends StartupFailure {
+class WorkerStartFailed extends StartupFailure {
   constructor(slot: number, code: number | null, signal: string | null) {
     super(`worker ${slot} did not start (${signal ? `signal ${signal}` : `exit code ${code}`})`);
   }
