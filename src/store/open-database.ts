@@ -5,6 +5,7 @@ import { type Listening, listenOn, type NotificationHandlers } from "./notificat
 import { openPostgresSqlRunner } from "./postgres-sql-runner.js";
 import type { SqlRunner } from "./sql-runner.js";
 import { statementNames } from "./statement-names.js";
+import { deferWasmTierUp } from "./wasm-tier-up.js";
 
 export type Db = PrismaClient;
 
@@ -50,6 +51,7 @@ export interface OpenOptions {
 
 /** Opens PostgreSQL through @prisma/adapter-pg, or an embedded PGlite database. */
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
+  deferWasmTierUp();
   const database =
     target.kind === "postgres"
       ? await openPostgres(target, options.onIdleConnectionError ?? (() => {}))
