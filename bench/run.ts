@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
@@ -138,7 +139,9 @@ interface Ready {
 
 function startChild(script: string, args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
   const file = fileURLToPath(new URL(`./${script}${import.meta.url.slice(-3)}`, import.meta.url));
-  return fork(file, args, { env: { ...process.env, ...env } });
+  // A target runs the service in its own process: with the service's node options (its heap).
+  const execArgv = script === "target-process" ? [...process.execArgv, ...serviceNodeOptions()] : process.execArgv;
+  return fork(file, args, { execArgv, env: { ...process.env, ...env } });
 }
 
 async function measureRead(scenario: Scenario): Promise<Row> {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { serviceNodeOptions } from "../test/support/service-node-options.js";
 
 // The service's entry beside this module: dist/src/main.js when the benchmark runs built (npm run
 // bench), src/main.ts under a TypeScript loader.
@@ -41,8 +42,9 @@ type Child = ChildProcessByStdio<null, Readable, null>;
 
 /**
  * Start to ready as an operator sees it, with the embedded database or PostgreSQL: from
- * spawning the service process until `/readyz` answers 200, with plain `node` (what `npm start`
- * runs after its checks, and what the image runs) and with `npm start` itself.
+ * spawning the service process until `/readyz` answers 200, with plain `node` and npm start's
+ * node options (what `npm start` runs after its checks, and what the image runs) and with
+ * `npm start` itself.
  */
 export async function measureStartToReady(warmStarts: number, databaseUrl?: string): Promise<StartTimes> {
   const dataDir = mkdtempSync(join(tmpdir(), "encore-bench-start-"));
@@ -60,7 +62,10 @@ export async function measureStartToReady(warmStarts: number, databaseUrl?: stri
     }),
   };
   const node = () =>
-    spawn(process.execPath, [...process.execArgv, MAIN], { env, stdio: ["ignore", "pipe", "inherit"] });
+    spawn(process.execPath, [...process.execArgv, ...serviceNodeOptions(), MAIN], {
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
   // npm reads its configuration from HOME; --silent: npm's own banner lines are not the service's.
   const npmStart = () =>
     spawn("npm", ["start", "--silent"], {

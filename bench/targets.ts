@@ -15,6 +15,7 @@ import { createListener } from "../src/server/listener.js";
 import { createSteamSimControl } from "../src/sim/steam/steam-sim-control.js";
 import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../test/support/seed.js";
 import { seedShop } from "../test/support/seed-purchases.js";
+import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { childPidsOf } from "./process-cpu.js";
 
@@ -165,7 +166,8 @@ async function startService(purchases: boolean): Promise<StartedTarget> {
 const SERVICE_ENTRY = fileURLToPath(new URL("../src/main.js", import.meta.url));
 
 /**
- * The service as an operator runs it on this machine: `node dist/src/main.js` with WORKERS
+ * The service as an operator runs it on this machine: `node dist/src/main.js` with npm start's
+ * node options and WORKERS
  * (BENCH_WORKERS, default one a core), a primary and its workers, on a database of its own on
  * BENCH_DATABASE_URL's server (WORKERS needs PostgreSQL). Measured as all of its processes.
  */
@@ -177,7 +179,7 @@ async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
   // it exits: from its start, not the measured interval alone as the in-process targets' do.
   const profileDir = process.env.BENCH_CPU_PROF;
   const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  const service = spawn(process.execPath, [...profiling, SERVICE_ENTRY], {
+  const service = spawn(process.execPath, [...profiling, ...serviceNodeOptions(), SERVICE_ENTRY], {
     stdio: ["ignore", "inherit", "inherit"],
     env: {
       PATH: process.env.PATH ?? "",

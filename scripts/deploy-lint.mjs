@@ -45,6 +45,28 @@ const user = last("USER")?.getArgumentsContent();
 check(user !== undefined && !/^(root|0)(:|$)/.test(user), "Dockerfile: the runtime stage must set a non-root USER");
 const cmd = last("CMD")?.getArgumentsContent() ?? "";
 check(/^\["node",/.test(cmd), 'Dockerfile: CMD must be exec form starting with "node" (node as PID 1)');
+// The image and `npm start` run node with the same options (V8's young generation among them:
+// docs/performance.md, "The young generation in a container"), so what the bench measures on
+// one is what the other runs.
+const cmdOptions = (() => {
+  try {
+    return JSON.parse(cmd).slice(1, -1);
+  } catch {
+    return undefined;
+  }
+})();
+const startOptions = /^exec node (.*?) ?--import \S+ dist\/src\/main\.js$/
+  .exec(JSON.parse(read("package.json")).scripts.start)?.[1]
+  .split(" ")
+  .filter(Boolean);
+check(
+  cmdOptions !== undefined && JSON.stringify(cmdOptions) === JSON.stringify(startOptions),
+  `Dockerfile: CMD's node options (${cmdOptions?.join(" ")}) must be npm start's (${startOptions?.join(" ")})`,
+);
+check(
+  cmdOptions?.some((o) => /^--max-semi-space-size=\d+$/.test(o)) === true,
+  "Dockerfile: CMD must set V8's young generation (--max-semi-space-size): under a memory limit V8 shrinks it",
+);
 check(last("HEALTHCHECK") !== undefined, "Dockerfile: no HEALTHCHECK in the runtime stage");
 check(
   /\/(healthz|readyz)/.test(last("HEALTHCHECK")?.getArgumentsContent() ?? ""),

@@ -11,7 +11,7 @@ const { scripts } = JSON.parse(readFileSync(new URL("../../package.json", import
 const own = Object.keys(scripts).filter(
   (name) => !/^(pre|post)/.test(name) || !(name.replace(/^(pre|post)/, "") in scripts),
 );
-const PRELOADED = /^exec node --import \.\/scripts\/ensure-built\.mjs dist\//;
+const PRELOADED = /^exec node (--[\w-]+=\S+ )*--import \.\/scripts\/ensure-built\.mjs dist\//;
 
 describe("package.json scripts", () => {
   it.each(own)("%s installs the dependencies first in a fresh clone", (name) => {

@@ -47,9 +47,11 @@ describe("npm start", { timeout: 240_000 }, () => {
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
       servicePid = (JSON.parse(readFileSync(join(dataDir, "service.owner"), "utf8")) as { pid: number }).pid;
       // The compiled entry, run by plain node: no TypeScript loader in the service process, only
-      // the install and build check preloaded before it (scripts/ensure-built.mjs).
+      // the install and build check preloaded before it (scripts/ensure-built.mjs), and V8's
+      // young generation at its full size, as the image runs it (docs/deploy.md, Memory).
       expect(readFileSync(`/proc/${servicePid}/cmdline`, "utf8").split("\0")).toEqual([
         "node",
+        "--max-semi-space-size=16",
         "--import",
         "./scripts/ensure-built.mjs",
         "dist/src/main.js",

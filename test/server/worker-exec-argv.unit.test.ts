@@ -8,6 +8,12 @@ describe("workerExecArgv", () => {
     expect(workerExecArgv(["--import", "/app/scripts/ensure-built.mjs"])).toEqual([]);
   });
 
+  it("keeps npm start's V8 options: a worker's heap is the primary's", () => {
+    expect(workerExecArgv(["--max-semi-space-size=16", "--import", "./scripts/ensure-built.mjs"])).toEqual([
+      "--max-semi-space-size=16",
+    ]);
+  });
+
   it("keeps every other option, other preloads included", () => {
     const options = ["--max-old-space-size=512", "--import", "./telemetry.mjs", "--enable-source-maps"];
     expect(workerExecArgv(options)).toEqual(options);

@@ -106,6 +106,15 @@ describe.runIf(onPostgres)("the service with WORKERS=2", () => {
     expect(childPids(service.child.pid ?? 0)).toHaveLength(2);
   });
 
+  it("forks each worker with the primary's node options (V8's young generation among them)", () => {
+    const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    const primary = cmdline(service.child.pid ?? 0);
+    expect(primary).toContain("--max-semi-space-size=16");
+    for (const pid of childPids(service.child.pid ?? 0)) {
+      expect(cmdline(pid)).toContain("--max-semi-space-size=16");
+    }
+  });
+
   it("says in /readyz where a worker keeps its rate limits", async () => {
     const ready = await fetch(`${baseUrl}/readyz`);
     expect(ready.status).toBe(200);

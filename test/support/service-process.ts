@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { inject } from "vitest";
 import { ROOT, SERVICE_ENTRY } from "./built-entries.js";
+import { serviceNodeOptions } from "./service-node-options.js";
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -36,12 +37,12 @@ export function migratedDataDir(): string {
 }
 
 /**
- * The service as an operator runs it: the compiled build in its own process, configured only by
- * the environment. Without DATA_DIR in `env` it starts on a copy of a migrated one (a restart,
+ * The service as an operator runs it: the compiled build in its own process, with npm start's
+ * node options, configured only by the environment. Without DATA_DIR in `env` it starts on a copy of a migrated one (a restart,
  * not a first start: tests of the first start pass `freshDataDir()`).
  */
 export function startService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [SERVICE_ENTRY], {
+  const child = spawn(process.execPath, [...serviceNodeOptions(), SERVICE_ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
