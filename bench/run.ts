@@ -5,6 +5,7 @@ import autocannon from "autocannon";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
+import { createMemoryCgroup } from "./memory-cgroup.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
 import { isLocalServer, postgresCpuMs, postgresCpuSince, processCpuMs } from "./process-cpu.js";
 import { mintPlayers, percentile, runPurchaseLoad } from "./purchase-load.js";
@@ -34,6 +35,12 @@ const WARMUP_S = 2;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const WARM_STARTS = 5;
 const serverUrl = process.env.BENCH_DATABASE_URL;
+// Every target process (the baselines' too, and the service a WORKERS row starts) under this
+// memory limit, as in a container: V8 sizes its heap by it (bench/memory-cgroup.ts).
+const memoryCgroup = process.env.BENCH_MEMORY_LIMIT_MB
+  ? createMemoryCgroup(Number(process.env.BENCH_MEMORY_LIMIT_MB))
+  : undefined;
+process.on("exit", () => memoryCgroup?.remove());
 const mode = process.argv[2] ?? "all";
 // Each read connection from an address of its own, as from that many players.
 spreadLoopbackClients(CONNECTIONS);
@@ -139,9 +146,13 @@ interface Ready {
 
 function startChild(script: string, args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
   const file = fileURLToPath(new URL(`./${script}${import.meta.url.slice(-3)}`, import.meta.url));
-  // A target runs the service in its own process: with the service's node options (its heap).
-  const execArgv = script === "target-process" ? [...process.execArgv, ...serviceNodeOptions()] : process.execArgv;
-  return fork(file, args, { execArgv, env: { ...process.env, ...env } });
+  const options = { env: { ...process.env, ...env } };
+  if (script !== "target-process") return fork(file, args, options);
+  // A target runs the service in its own process: with the service's node options (its heap),
+  // and with BENCH_MEMORY_LIMIT_MB under a container's memory limit.
+  const nodeOptions = [...process.execArgv, ...serviceNodeOptions()];
+  if (memoryCgroup) return fork(file, args, { ...options, ...memoryCgroup.spawnInside(nodeOptions) });
+  return fork(file, args, { ...options, execArgv: nodeOptions });
 }
 
 async function measureRead(scenario: Scenario): Promise<Row> {
@@ -455,7 +466,7 @@ async function loadAll(): Promise<void> {
     );
   const database = serverUrl ? "PostgreSQL (a database of its own per target)" : "PGlite (in process)";
   console.log(
-    `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each${ROUNDS > 1 ? `, ${ROUNDS} rounds in turns (medians; ratios within a round)` : ""}; reads ${CONNECTIONS} connections; database ${database}; ${new Date().toISOString()}\n`,
+    `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each${ROUNDS > 1 ? `, ${ROUNDS} rounds in turns (medians; ratios within a round)` : ""}; reads ${CONNECTIONS} connections; database ${database}${memoryCgroup ? `; targets under a ${memoryCgroup.limitMb} MB memory limit` : ""}; ${new Date().toISOString()}\n`,
   );
   console.log(
     ["what", "per s", "p50 ms", "p99 ms", "service CPU ms/op", "peak RSS MB", "SQL/op", "errors", "ratio"].join(" | "),
