@@ -2,10 +2,10 @@ import { type ChildProcess, fork } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { createMemoryCgroup } from "../test/support/memory-cgroup.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
-import { createMemoryCgroup } from "./memory-cgroup.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
 import { isLocalServer, postgresCpuMs, postgresCpuSince, processCpuMs } from "./process-cpu.js";
 import { mintPlayers, percentile, runPurchaseLoad } from "./purchase-load.js";
@@ -36,7 +36,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const WARM_STARTS = 5;
 const serverUrl = process.env.BENCH_DATABASE_URL;
 // Every target process (the baselines' too, and the service a WORKERS row starts) under this
-// memory limit, as in a container: V8 sizes its heap by it (bench/memory-cgroup.ts).
+// memory limit, as in a container: V8 sizes its heap by it (test/support/memory-cgroup.ts).
 const memoryCgroup = process.env.BENCH_MEMORY_LIMIT_MB
   ? createMemoryCgroup(Number(process.env.BENCH_MEMORY_LIMIT_MB))
   : undefined;

@@ -1,9 +1,11 @@
 import cluster from "node:cluster";
+import { totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { WORKER_SLOT_ENV } from "./startup/cluster-messages.js";
 import { StartupFailure } from "./startup/startup-failure.js";
+import { smallYoungGeneration } from "./startup/young-generation.js";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../prisma/migrations", import.meta.url));
 
@@ -19,6 +21,14 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createLogger(config.logLevel);
+  // Workers inherit the primary's node options: one warning for all of them.
+  const small = smallYoungGeneration({
+    totalBytes: totalmem(),
+    constrainedBytes: process.constrainedMemory?.() ?? 0,
+    execArgv: process.execArgv,
+    nodeOptions: process.env.NODE_OPTIONS,
+  });
+  if (small) logger.warn({ memoryMb: small.memoryMb }, small.message);
   if (config.workers > 1) {
     const { runClusterPrimary } = await import("./startup/cluster-primary.js");
     await runClusterPrimary(config, logger, MIGRATIONS_DIR);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { inject } from "vitest";
 import { ROOT, SERVICE_ENTRY } from "./built-entries.js";
+import type { MemoryCgroup } from "./memory-cgroup.js";
 import { serviceNodeOptions } from "./service-node-options.js";
 
 export interface ServiceProcess {
@@ -36,13 +37,25 @@ export function migratedDataDir(): string {
   return dataDir;
 }
 
+/** How node is started: with these options (npm start's by default), inside this memory cgroup. */
+export interface Launch {
+  nodeOptions?: string[];
+  memoryCgroup?: MemoryCgroup;
+}
+
 /**
  * The service as an operator runs it: the compiled build in its own process, with npm start's
- * node options, configured only by the environment. Without DATA_DIR in `env` it starts on a copy of a migrated one (a restart,
- * not a first start: tests of the first start pass `freshDataDir()`).
+ * node options, configured only by the environment. Without DATA_DIR in `env` it starts on a
+ * copy of a migrated one (a restart, not a first start: tests of the first start pass
+ * `freshDataDir()`).
  */
-export function startService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [...serviceNodeOptions(), SERVICE_ENTRY], {
+export function startService(env: Record<string, string>, launch: Launch = {}): ServiceProcess {
+  const nodeOptions = launch.nodeOptions ?? serviceNodeOptions();
+  const { execPath, execArgv } = launch.memoryCgroup?.spawnInside(nodeOptions) ?? {
+    execPath: process.execPath,
+    execArgv: nodeOptions,
+  };
+  const child = spawn(execPath, [...execArgv, SERVICE_ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

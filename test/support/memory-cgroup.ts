@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "n
 import { join } from "node:path";
 
 /**
- * A memory cgroup with a limit, as a container's (`BENCH_MEMORY_LIMIT_MB`): node reads the limit
+ * A memory cgroup with a limit, as a container's (the bench's `BENCH_MEMORY_LIMIT_MB`,
+ * test/server/young-generation.test.ts): node reads the limit
  * when it starts and V8 sizes its heap by it, young generation included, as in the Kubernetes
  * pod (docs/performance.md, "The young generation in a container"). Needs write access to the
  * cgroup tree (root); cgroup v1's memory controller or v2's with the memory controller delegated.
@@ -22,15 +23,15 @@ export function createMemoryCgroup(limitMb: number): MemoryCgroup {
   const base = v1 !== undefined ? join("/sys/fs/cgroup/memory", v1) : join("/sys/fs/cgroup", v2 ?? "");
   const limitFile = v1 !== undefined ? "memory.limit_in_bytes" : "memory.max";
   if (!existsSync(join(base, v1 !== undefined ? "cgroup.procs" : "cgroup.controllers"))) {
-    throw new Error(`BENCH_MEMORY_LIMIT_MB: no memory cgroup to make one under (${base})`);
+    throw new Error(`memory cgroup: no memory cgroup to make one under (${base})`);
   }
-  const dir = join(base, `encore-bench-${process.pid}`);
+  const dir = join(base, `encore-memory-limit-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
     writeFileSync(join(dir, limitFile), String(limitMb * 2 ** 20));
   } catch (error) {
     rmdirSync(dir);
-    throw new Error(`BENCH_MEMORY_LIMIT_MB: cannot set ${join(dir, limitFile)}: ${(error as Error).message}`);
+    throw new Error(`memory cgroup: cannot set ${join(dir, limitFile)}: ${(error as Error).message}`);
   }
   return {
     limitMb,
@@ -43,7 +44,7 @@ export function createMemoryCgroup(limitMb: number): MemoryCgroup {
       try {
         rmdirSync(dir);
       } catch (error) {
-        console.error(`BENCH_MEMORY_LIMIT_MB: ${dir} left behind: ${(error as Error).message}`);
+        console.error(`memory cgroup: ${dir} left behind: ${(error as Error).message}`);
       }
     },
   };
