@@ -1,11 +1,11 @@
 // `npm run build`: compiles src/, gen/ and bench/ to dist/ with tsc, bundles the service's entry
 // (dist/src/main.js) with our own modules and most packages into one bundle (main.js and the
 // chunks it loads on demand, beside it in dist/src), copies what the
-// service reads at run time (the SQL migrations, the OpenAPI document) beside it, and builds the
-// studio console (console/, Vite) into dist/console, so `node dist/src/main.js` needs nothing
+// service reads at run time (the SQL migrations, the OpenAPI document) beside it, builds the
+// studio console (console/, Vite) into dist/console and the embedded database's first image, so `node dist/src/main.js` needs nothing
 // but dist/, node_modules and package.json.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -89,7 +89,29 @@ export async function build() {
   });
   // The studio console's static build, served at /console/ (src/server/console-route.ts).
   await viteBuild({ configFile: fileURLToPath(new URL("console/vite.config.ts", root)) });
+  if (embeddedDatabaseImage() !== 0) return 1;
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  return 0;
+}
+
+/**
+ * The embedded database's first start loads dist/pglite/initdb.tar.gz, a freshly made database,
+ * instead of running PGlite's initdb, which peaks at 730-890 MB of memory (docs/deploy.md).
+ * Made once for each installed PGlite version (initdb takes some 5 s), in a process of its own.
+ */
+function embeddedDatabaseImage() {
+  const dir = new URL("pglite/", dist);
+  const stamp = new URL("initdb.version", dir);
+  const { version } = JSON.parse(readFileSync(new URL("node_modules/@electric-sql/pglite/package.json", root), "utf8"));
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === version) return 0;
+  mkdirSync(dir, { recursive: true });
+  const made = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL("scripts/embedded-database-image.mjs", root)), fileURLToPath(new URL("initdb.tar.gz", dir))],
+    { cwd: root, stdio: "inherit" },
+  );
+  if (made.status !== 0) return made.status ?? 1;
+  writeFileSync(stamp, version);
   return 0;
 }
 

@@ -8,6 +8,10 @@ import { StartupFailure } from "./startup/startup-failure.js";
 import { smallYoungGeneration } from "./startup/young-generation.js";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../prisma/migrations", import.meta.url));
+const SERVICE_FILES = {
+  migrationsDir: MIGRATIONS_DIR,
+  embeddedDatabaseImage: fileURLToPath(new URL("../pglite/initdb.tar.gz", import.meta.url)),
+};
 
 // The service (serve.ts) and the WORKERS primary (cluster-primary.ts) are loaded on demand: the
 // primary only hands connections on, and loads neither the service's code nor Prisma's client.
@@ -17,7 +21,7 @@ async function main(): Promise<void> {
     // The primary migrated the database and owns the port.
     const slot = Number(process.env[WORKER_SLOT_ENV]);
     const { serve } = await import("./serve.js");
-    await serve(config, createLogger(config.logLevel).child({ worker: slot }), "worker", MIGRATIONS_DIR);
+    await serve(config, createLogger(config.logLevel).child({ worker: slot }), "worker", SERVICE_FILES);
     return;
   }
   const logger = createLogger(config.logLevel);
@@ -35,7 +39,7 @@ async function main(): Promise<void> {
     return;
   }
   const { serve } = await import("./serve.js");
-  await serve(config, logger, "alone", MIGRATIONS_DIR);
+  await serve(config, logger, "alone", SERVICE_FILES);
 }
 
 main().catch((error: unknown) => {

@@ -20,6 +20,13 @@ import { type Database, openDatabase } from "./store/open-database.js";
 // The service itself, as main.ts starts it: loaded only by a process that serves (not by a
 // WORKERS primary, which only hands connections on).
 
+/** What the service reads from the build beside it (main.ts finds them). */
+export interface ServiceFiles {
+  migrationsDir: string;
+  /** The embedded database's first image (scripts/build.mjs makes it). */
+  embeddedDatabaseImage: string;
+}
+
 /**
  * `alone`: this process is the service (WORKERS=1): it migrates, listens and serves. `worker`:
  * one of WORKERS processes, handed its connections by the primary that forked it.
@@ -28,7 +35,7 @@ export async function serve(
   config: Readonly<Config>,
   logger: Logger,
   role: "alone" | "worker",
-  migrationsDir: string,
+  files: ServiceFiles,
 ): Promise<void> {
   let { masterKey, operatorToken } = config;
   if (config.database.kind === "pglite") {
@@ -49,13 +56,17 @@ export async function serve(
   }
   if (!masterKey || !operatorToken) throw new ConfigError("invalid configuration: secrets are missing");
 
-  const database = await openDatabase(config.database, {
+  const target =
+    config.database.kind === "pglite"
+      ? { ...config.database, firstImage: files.embeddedDatabaseImage }
+      : config.database;
+  const database = await openDatabase(target, {
     onIdleConnectionError: (error) => logger.warn({ err: error }, "idle database connection lost"),
   }).catch((error: unknown) => {
     throw databaseFailure(error, config.database);
   });
   if (role === "alone") {
-    await migrateOpen(database, migrationsDir, logger).catch(async (error: unknown) => {
+    await migrateOpen(database, files.migrationsDir, logger).catch(async (error: unknown) => {
       await database.close().catch(() => {});
       throw databaseFailure(error, config.database);
     });

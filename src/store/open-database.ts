@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { PrismaClient } from "../../gen/prisma/client.js";
 import { allowDirectQueries } from "./direct-queries.js";
 import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
@@ -37,9 +38,10 @@ export type DatabaseTarget =
   | { kind: "postgres"; url: string; poolSize?: number; preparedStatements?: boolean }
   /**
    * `dataDir` undefined: in memory (tests), starting from `loadDataDir` when given (a data folder
-   * PGlite's dumpDataDir wrote: the tests' migrated template).
+   * PGlite's dumpDataDir wrote: the tests' migrated template). `firstImage`: a dumped, freshly
+   * made database that a `dataDir` holding none is made from, instead of by PGlite's initdb.
    */
-  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob; firstImage?: string };
 
 export interface OpenOptions {
   /**
@@ -55,7 +57,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   const database =
     target.kind === "postgres"
       ? await openPostgres(target, options.onIdleConnectionError ?? (() => {}))
-      : await openPglite(target.dataDir, target.loadDataDir);
+      : await openPglite(target.dataDir, target.loadDataDir ?? firstImageFor(target));
   // Closing twice is harmless (a shutdown path and a test teardown may both close).
   let closed: Promise<void> | undefined;
   const close = database.close;
@@ -100,6 +102,17 @@ async function openPostgres(
 
 const PGLITE_SHARED_BUFFERS = "32MB";
 
+/**
+ * The image a data folder without a database is made from: PGlite's initdb peaks at 730 to 890
+ * MB, more than the service ever needs after; loading the image the build made peaks at about
+ * 360 (docs/deploy.md, DATA_DIR). Without `firstImage` (the dev entry, tests), initdb.
+ */
+function firstImageFor(target: { dataDir?: string; firstImage?: string }): Blob | undefined {
+  const { dataDir, firstImage } = target;
+  if (!dataDir || !firstImage || existsSync(join(dataDir, "PG_VERSION"))) return undefined;
+  return new Blob([readFileSync(firstImage)]);
+}
+
 async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -111,7 +124,8 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   // memory more than at 32 MB. The embedded database is one service's and small, and the file
   // system caches its files too (docs/performance.md).
   const options = { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
-  const lite = dataDir ? new PGlite(dataDir, options) : new PGlite(loadDataDir ? { ...options, loadDataDir } : options);
+  const withData = loadDataDir ? { ...options, loadDataDir } : options;
+  const lite = dataDir ? new PGlite(dataDir, withData) : new PGlite(withData);
   await lite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   return {
