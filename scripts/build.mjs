@@ -5,7 +5,7 @@
 // studio console (console/, Vite) into dist/console and the embedded database's first image, so `node dist/src/main.js` needs nothing
 // but dist/, node_modules and package.json.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -97,19 +97,22 @@ export async function build() {
 /**
  * The embedded database's first start loads dist/pglite/initdb.tar.gz, a freshly made database,
  * instead of running PGlite's initdb, which peaks at 730-890 MB of memory (docs/deploy.md).
- * Made once for each installed PGlite version (initdb takes some 5 s), in a process of its own.
+ * Made again only for another PGlite version or a changed recipe (initdb takes some 5 s), in a
+ * process of its own.
  */
 function embeddedDatabaseImage() {
   const dir = new URL("pglite/", dist);
   const stamp = new URL("initdb.version", dir);
+  const recipe = new URL("scripts/embedded-database-image.mjs", root);
   const { version } = JSON.parse(readFileSync(new URL("node_modules/@electric-sql/pglite/package.json", root), "utf8"));
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === version) return 0;
+  const current =
+    existsSync(stamp) && readFileSync(stamp, "utf8") === version && statSync(stamp).mtimeMs >= statSync(recipe).mtimeMs;
+  if (current) return 0;
   mkdirSync(dir, { recursive: true });
-  const made = spawnSync(
-    process.execPath,
-    [fileURLToPath(new URL("scripts/embedded-database-image.mjs", root)), fileURLToPath(new URL("initdb.tar.gz", dir))],
-    { cwd: root, stdio: "inherit" },
-  );
+  const made = spawnSync(process.execPath, [fileURLToPath(recipe), fileURLToPath(new URL("initdb.tar.gz", dir))], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (made.status !== 0) return made.status ?? 1;
   writeFileSync(stamp, version);
   return 0;

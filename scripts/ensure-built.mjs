@@ -38,6 +38,7 @@ const BUILD_INPUTS = [
   "package.json",
   "package-lock.json",
   "scripts/build.mjs",
+  "scripts/embedded-database-image.mjs",
   "node_modules/.package-lock.json",
 ];
 
