@@ -1,9 +1,9 @@
 // `npm run build`: compiles src/, gen/ and bench/ to dist/ with tsc, bundles the service's entry
 // (dist/src/main.js) with our own modules and most packages into one bundle (main.js and the
-// chunks it loads on demand, beside it in dist/src), copies what the
-// service reads at run time (the SQL migrations, the OpenAPI document) beside it, builds the
-// studio console (console/, Vite) into dist/console and the embedded database's first image, so `node dist/src/main.js` needs nothing
-// but dist/, node_modules and package.json.
+// chunks it loads on demand, beside it in dist/src), copies what the service reads at run time
+// (the SQL migrations, the OpenAPI document) beside it, builds the studio console (console/,
+// Vite) into dist/console and makes the embedded database's first image (dist/pglite), so
+// `node dist/src/main.js` needs nothing but dist/, node_modules and package.json.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
