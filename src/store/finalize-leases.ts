@@ -16,6 +16,9 @@ export type FinalizeLease = { purchaseId: string; heldUntil: string };
  * Marks the purchase AUTHORIZED (the platform approved it) and takes the capture lease for
  * `leaseMs`, in one statement: only from a non-final state and only while no other caller holds
  * an unexpired lease. Undefined when the purchase has ended or another caller is capturing it.
+ * The platform's transaction id, from the QueryTxn that found the order approved, is recorded
+ * with it unless a caller recorded it before (the begin does not: docs/performance.md, "The
+ * transaction id").
  * It commits without waiting for its WAL flush (UNHURRIED_COMMIT): a database crash that loses it
  * leaves the purchase as the begin left it, durably (its opening waited for its flush), and every
  * caller asks QueryTxn before it captures, so an order captured meanwhile is credited, not
@@ -26,7 +29,7 @@ export type FinalizeLease = { purchaseId: string; heldUntil: string };
 export async function claimFinalize(
   // Not a transaction's client: the unhurried commit would be the whole transaction's.
   db: DbClient,
-  options: { purchaseId: string; now: Date; leaseMs: number },
+  options: { purchaseId: string; transId: string; now: Date; leaseMs: number },
 ): Promise<FinalizeLease | undefined> {
   const rows = await queryRows<{ held_until: string }>(
     db,
@@ -34,6 +37,7 @@ export async function claimFinalize(
     WITH ${UNHURRIED_COMMIT}
     UPDATE purchases
        SET state = 'AUTHORIZED',
+           trans_id = COALESCE(trans_id, ${options.transId}),
            update_time = CASE WHEN state = 'INITIATED' THEN ${options.now} ELSE update_time END,
            finalize_until = now() + ${options.leaseMs}::int * interval '1 millisecond'
       FROM unhurried

@@ -109,7 +109,10 @@ export interface PurchaseRequestRecord {
   playerId: string;
   purchaseId: string | null;
   refused: boolean;
-  /** The purchase's state and whether the platform confirmed its order; undefined without a purchase. */
+  /**
+   * The purchase's state and whether a caller recorded the platform's transaction id (the
+   * platform has the order); undefined without a purchase.
+   */
   purchase: { state: PurchaseState; orderId: bigint; confirmed: boolean; createTime: Date } | undefined;
 }
 

@@ -31,7 +31,10 @@ export interface PurchaseRecord {
   appId: bigint;
   linkId: string;
   orderId: bigint;
-  /** The platform's transaction id; null until the platform confirmed the order exists. */
+  /**
+   * The platform's transaction id, recorded by the first caller after the begin that found the
+   * order (QueryTxn: complete, a retried begin, the sweeper); null until then.
+   */
   transId: string | null;
   playerId: string;
   state: PurchaseState;
@@ -89,11 +92,10 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
 }
 
 /**
- * Records the platform's transaction id once the platform confirmed the order. Committed without
- * waiting for its WAL flush (UNHURRIED_COMMIT): it is a hint whose loss the service already
- * survives, since a process may die between InitTxn's answer and this write. Losing it in a
- * database crash leaves what that leaves (no trans_id), and complete, a retried begin or the
- * sweeper ask QueryTxn and record it then.
+ * Records the platform's transaction id once QueryTxn found the order and nothing else is
+ * written (a retried begin; complete before the approval). Committed without waiting for its
+ * WAL flush (UNHURRIED_COMMIT): it is a hint; losing it in a database crash leaves the purchase
+ * as its begin left it, and the next caller asks QueryTxn again.
  */
 export async function recordTransId(db: DbClient, purchaseId: string, transId: string): Promise<void> {
   await executeCount(
@@ -263,7 +265,8 @@ export interface PartialRefund {
  * concurrent settlement that already moved it on (e.g. to AUTHORIZED, about to capture) wins:
  * - "open": any non-final state (the platform itself says the order failed or was declined);
  * - "initiated": the platform said Init, so only a purchase nobody has seen approved (spec 3.1);
- * - "unconfirmed": the platform does not know the order, so only while no trans_id was recorded.
+ * - "unconfirmed": the platform does not know the order, so only while no caller recorded its
+ *   trans_id (found it meanwhile).
  */
 export type EndGuard = "open" | "initiated" | "unconfirmed";
 

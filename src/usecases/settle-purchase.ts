@@ -65,10 +65,9 @@ export async function settlePurchase(
   const ref = orderRefOf(deps, purchase);
   const query = await deps.steam.queryTxn(ref);
   if (query.kind !== "ok") return onQueryFailed(deps, purchase, ref, query);
-  if (purchase.transId === null) await recordTransId(deps.db, purchase.id, query.value.transid);
   const step = settlementStep(query.value.status, options.authorized);
-  if (step === "wait") return waitOrCancel(deps, purchase, options);
-  if (step === "finalize") return finalize(deps, purchase, ref, options);
+  if (step === "wait") return waitOrCancel(deps, purchase, query.value.transid, options);
+  if (step === "finalize") return finalize(deps, purchase, ref, query.value.transid, options);
   return apply(deps, purchase, { step, txn: query.value, finding: options.finding });
 }
 
@@ -83,9 +82,10 @@ async function onQueryFailed(
     await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
     return { kind: "unavailable", cause: "the platform rejected the studio's key" };
   }
-  // The platform does not know an order whose InitTxn was never answered: it never reached
-  // the platform, so nothing can be paid for it (reference 3.13). Only while no concurrent
-  // caller has since found the order (trans_id recorded) or moved the purchase on.
+  // The platform does not know the order: it never reached the platform (an InitTxn that went
+  // unanswered; the sweeper comes long after any begin's InitTxn is over), so nothing can be paid
+  // for it (reference 3.13). Only while no concurrent caller has since found the order (trans_id
+  // recorded) or moved the purchase on.
   if (purchase.transId === null) return apply(deps, purchase, { step: "fail", guard: "unconfirmed" });
   return { kind: "unavailable", cause: `QueryTxn refused (${query.code}) for a known order` };
 }
@@ -93,6 +93,7 @@ async function onQueryFailed(
 async function waitOrCancel(
   deps: ServiceDeps,
   purchase: PurchaseRecord,
+  transId: string,
   options: SettleOptions,
 ): Promise<SettleResult> {
   const before = options.cancelUnapprovedBefore;
@@ -103,6 +104,9 @@ async function waitOrCancel(
   if (before && purchase.state === "INITIATED" && purchase.createTime <= before) {
     return apply(deps, purchase, { step: "cancel", guard: "initiated" });
   }
+  // The platform knows the order: recorded once, so a begin retried with its requestId answers
+  // from the row and the sweeper never takes it for an order that never reached the platform.
+  if (purchase.transId === null) await recordTransId(deps.db, purchase.id, transId);
   return { kind: "settled", state: purchase.state };
 }
 
@@ -110,6 +114,7 @@ async function finalize(
   deps: ServiceDeps,
   purchase: PurchaseRecord,
   ref: OrderRef,
+  transId: string,
   options: SettleOptions,
 ): Promise<SettleResult> {
   // Capture only a purchase that is still open (one cancelled or failed meanwhile, its
@@ -119,6 +124,7 @@ async function finalize(
   // sends a second FinalizeTxn (issue 9).
   const lease = await claimFinalize(deps.db, {
     purchaseId: purchase.id,
+    transId,
     now: deps.now(),
     leaseMs: FINALIZE_LEASE_TIMEOUTS * deps.config.steam.timeoutMs,
   });

@@ -32,6 +32,34 @@ describe("purchases:begin repeated with one requestId", () => {
     // The repeat is matched to its player through the ticket (DESIGN 3).
     expect(await f.sim.control.listCalls({ call: "AuthenticateUserTicket" })).toHaveLength(2);
     expect(await readMoney(f.db, shop)).toMatchObject({ reservedNanos: 3n * DOLLAR });
+    // The begin records nothing after InitTxn: the repeat asked the platform, and recorded what
+    // it found, so a third answers from the row.
+    expect(await f.sim.control.listCalls({ call: "QueryTxn" })).toHaveLength(1);
+    const row = await f.db.purchase.findUniqueOrThrow({ where: { id: first.body.purchase } });
+    expect(row.transId).toBe((await f.sim.control.getOrder(first.body.orderId))?.transid);
+    expect((await begin("req-1")).body).toEqual(first.body);
+    expect(await f.sim.control.listCalls({ call: "QueryTxn" })).toHaveLength(1);
+  });
+
+  it("answers ORDER_REFUSED, without a second order, to a repeat made while the first attempt's InitTxn was being refused", async () => {
+    const { shop, player, begin } = await setUp();
+    await f.sim.control.clearCalls();
+    await f.sim.control.addPlayer({ steamid: player.steamid, status: "Locked" });
+    await f.sim.control.injectFault({ call: "InitTxn", kind: "latency", ms: 500 });
+    const first = begin("req-11");
+    // The first attempt has written its purchase and is waiting on InitTxn.
+    while (!(await f.db.purchaseRequest.findFirst({ where: { campaignId: shop.campaignId, requestId: "req-11" } }))) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const again = await begin("req-11");
+    expect((await first).body.details[0]).toMatchObject({ reason: "ORDER_REFUSED" });
+    expect(again.body.details[0]).toMatchObject({ reason: "ORDER_REFUSED" });
+    // It asked the platform while InitTxn ran, and then saw the refusal recorded (no fresh
+    // attempt: one ticket check each).
+    expect((await f.sim.control.listCalls({ call: "QueryTxn" })).length).toBeGreaterThan(0);
+    expect(await f.sim.control.listCalls({ call: "InitTxn" })).toHaveLength(1);
+    expect(await f.sim.control.listCalls({ call: "AuthenticateUserTicket" })).toHaveLength(2);
+    expect(await readMoney(f.db, shop)).toMatchObject({ reservedNanos: 0n });
   });
 
   it("answers 409 code 6 to another player using the same requestId", async () => {

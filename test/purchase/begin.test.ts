@@ -50,7 +50,8 @@ describe("POST /v1/public/purchases:begin", () => {
     expect(row).toMatchObject({
       state: "INITIATED",
       playerId: player.steamid,
-      transId: order?.transid,
+      // Recorded by complete with AUTHORIZED, not by the begin (one statement less).
+      transId: null,
       language: "zh",
       priceNanos: 499n * CENT,
       creditNanos: 300n * CENT,

@@ -80,6 +80,24 @@ describe("recording the platform's transaction id", () => {
     await recordTransId(prisma(), shop.purchaseId, "9000000002");
     expect((await findPurchase(prisma(), shop.purchaseId))?.transId).toBe("9000000001");
   });
+
+  it("rides on the capture lease, which keeps one recorded before", async () => {
+    const shop = await reservedPurchase({}, DOLLAR);
+    expect((await findPurchase(prisma(), shop.purchaseId))?.transId).toBeNull();
+    const lease = await claimFinalize(prisma(), {
+      purchaseId: shop.purchaseId,
+      transId: "9000000004",
+      now: NOW,
+      leaseMs: 1,
+    });
+    expect(lease).toBeDefined();
+    expect((await findPurchase(prisma(), shop.purchaseId))?.transId).toBe("9000000004");
+
+    const recorded = await reservedPurchase({}, DOLLAR);
+    await recordTransId(prisma(), recorded.purchaseId, "9000000005");
+    await claimFinalize(prisma(), { purchaseId: recorded.purchaseId, transId: "9000000006", now: NOW, leaseMs: 1 });
+    expect((await findPurchase(prisma(), recorded.purchaseId))?.transId).toBe("9000000005");
+  });
 });
 
 // Writes the service survives losing in a database crash commit without waiting for their WAL
@@ -92,11 +110,13 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("writes committed without
       return async () => expect((await findPurchase(prisma(), purchaseId))?.transId).toBe("9000000003");
     },
     "the capture lease (AUTHORIZED)": async (client: Db, purchaseId: string) => {
-      const lease = await claimFinalize(client, { purchaseId, now: NOW, leaseMs: 60_000 });
+      const lease = await claimFinalize(client, { purchaseId, transId: "9000000007", now: NOW, leaseMs: 60_000 });
       expect(lease).toBeDefined();
       // Seen from another connection at once: a second caller is refused the lease.
       return async () =>
-        expect(await claimFinalize(prisma(), { purchaseId, now: NOW, leaseMs: 60_000 })).toBeUndefined();
+        expect(
+          await claimFinalize(prisma(), { purchaseId, transId: "9000000007", now: NOW, leaseMs: 60_000 }),
+        ).toBeUndefined();
     },
   };
   it.each(Object.entries(writes))(

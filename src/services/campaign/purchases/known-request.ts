@@ -21,15 +21,20 @@ export interface KnownRequest {
 
 export type KnownAnswer = { kind: "answer"; purchaseId: string; orderId: bigint } | { kind: "start-again" };
 
-const POLL_MS = 50;
+// While the first attempt's InitTxn may still be running, the platform is asked again after
+// these pauses, doubling: an order opened meanwhile is answered within a pause.
+const FIRST_PAUSE_MS = 50;
+const LONGEST_PAUSE_MS = 800;
 // Longer than one InitTxn can take, so a concurrent first attempt has finished by then.
 const SETTLE_MARGIN_MS = 1000;
 
 /**
  * A begin with a requestId already seen for the campaign (spec 4.3 rule 3, 3.1 last row): the
  * same player gets the same purchase and orderId, or ORDER_REFUSED again when the first attempt
- * was refused or ended unpaid; another player gets 409. While the first attempt's order is still
- * being opened this waits for it, so concurrent begins make exactly one platform order.
+ * was refused or ended unpaid; another player gets 409. A first attempt whose order nobody has
+ * seen the platform confirm (its begin records nothing after InitTxn: docs/performance.md, "The
+ * transaction id") is answered once QueryTxn finds the order; while its InitTxn may still be
+ * running this asks again, so concurrent begins make exactly one platform order.
  * `start-again`: the first attempt never reached the platform and was abandoned; the caller
  * opens a fresh order under the same requestId.
  */
@@ -38,50 +43,46 @@ export async function answerKnownRequest(deps: ServiceDeps, known: KnownRequest)
   if (record && record.playerId !== known.playerId) {
     throw alreadyExists("This requestId was already used by a different player.");
   }
-  record = await awaitOpening(deps, known, record);
-  if (!record) return { kind: "start-again" };
-  const refused = () =>
-    deps.refuse("ORDER_REFUSED", {
-      subject: known.campaignKey,
-      message: "The first attempt with this requestId was refused or ended unpaid.",
-    });
-  if (record.refused || !record.purchaseId || !record.purchase) throw refused();
-  const { purchase, purchaseId } = record;
-  if (repeatedBeginAnswer(purchase.state) === "order-refused") throw refused();
-  if (!purchase.confirmed && !isFinal(purchase.state)) return confirmOpened(deps, known, purchaseId);
-  return { kind: "answer", purchaseId, orderId: purchase.orderId };
-}
-
-/** Polls while the first attempt's InitTxn may still be running. */
-async function awaitOpening(
-  deps: ServiceDeps,
-  known: KnownRequest,
-  first: PurchaseRequestRecord | undefined,
-): Promise<PurchaseRequestRecord | undefined> {
-  const budget = deps.config.steam.timeoutMs + SETTLE_MARGIN_MS;
-  // An attempt begun longer ago than one InitTxn can take is not running any more.
-  const begun = first?.purchase?.createTime.getTime() ?? 0;
-  if (deps.now().getTime() - begun > budget) return first;
-  const deadline = performance.now() + budget;
-  let record = first;
-  while (record && isOpening(record) && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  const until = settledBy(deps, record);
+  for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, LONGEST_PAUSE_MS)) {
+    if (!record) return { kind: "start-again" };
+    if (record.refused || !record.purchaseId || !record.purchase) throw refusedAgain(deps, known);
+    const { purchase, purchaseId } = record;
+    if (repeatedBeginAnswer(purchase.state) === "order-refused") throw refusedAgain(deps, known);
+    if (purchase.confirmed || isFinal(purchase.state)) return { kind: "answer", purchaseId, orderId: purchase.orderId };
+    const settled = performance.now() >= until;
+    const asked = await askPlatform(deps, known, purchaseId, settled);
+    if (asked) return asked;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, until - performance.now())));
     record = await findPurchaseRequest(deps.db, known.campaignId, known.requestId);
   }
-  return record;
 }
 
-function isOpening(record: PurchaseRequestRecord): boolean {
-  return (
-    !record.refused && record.purchase !== undefined && !record.purchase.confirmed && !isFinal(record.purchase.state)
-  );
+function refusedAgain(deps: ServiceDeps, known: KnownRequest) {
+  return deps.refuse("ORDER_REFUSED", {
+    subject: known.campaignKey,
+    message: "The first attempt with this requestId was refused or ended unpaid.",
+  });
+}
+
+/** When (on performance.now()) the first attempt's InitTxn is over, whatever it answered. */
+function settledBy(deps: ServiceDeps, first: PurchaseRequestRecord | undefined): number {
+  const budget = deps.config.steam.timeoutMs + SETTLE_MARGIN_MS;
+  const begun = first?.purchase?.createTime.getTime() ?? 0;
+  return performance.now() + Math.max(0, budget - (deps.now().getTime() - begun));
 }
 
 /**
- * The first attempt's InitTxn went unanswered: ask the platform whether the order exists. It
- * does: carry on with it. It does not: end the attempt and let the caller open a fresh order.
+ * Asks the platform whether the first attempt's order exists. It does: carry on with it. It does
+ * not and the first attempt's InitTxn is over (`settled`): end the attempt and let the caller
+ * open a fresh order. It does not yet: undefined, ask again later.
  */
-async function confirmOpened(deps: ServiceDeps, known: KnownRequest, purchaseId: string): Promise<KnownAnswer> {
+async function askPlatform(
+  deps: ServiceDeps,
+  known: KnownRequest,
+  purchaseId: string,
+  settled: boolean,
+): Promise<KnownAnswer | undefined> {
   const purchase = await findPurchase(deps.db, purchaseId);
   if (!purchase) return { kind: "start-again" };
   const ref = orderRefOf(deps, purchase);
@@ -100,6 +101,7 @@ async function confirmOpened(deps: ServiceDeps, known: KnownRequest, purchaseId:
       message: "The studio's platform key was rejected.",
     });
   }
+  if (!settled) return undefined;
   const ended = await abandonUnopenedAttempt(deps.db, {
     purchaseId: purchase.id,
     campaignId: known.campaignId,

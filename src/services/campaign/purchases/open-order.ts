@@ -3,7 +3,6 @@ import { toCents } from "../../../domain/money.js";
 import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../../errors/messages.js";
 import { unavailable } from "../../../errors/status.js";
 import { forgetRefusedOrder } from "../../../store/purchase-opening.js";
-import { recordTransId } from "../../../store/purchases.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
 import type { ServiceDeps } from "../../deps.js";
 
@@ -30,7 +29,9 @@ const MAX_DESCRIPTION = 128;
 /**
  * Opens the platform order for a purchase already written INITIATED with its order id and its
  * credit reserved. The price is the stored offer's, never a request's (spec 1.5).
- * - Opened: the platform's transaction id is recorded.
+ * - Opened: nothing more is written (one statement less a purchase; docs/performance.md, "The
+ *   transaction id"): a caller that must know whether the order exists asks QueryTxn, and
+ *   complete records the platform's transaction id with the AUTHORIZED it writes anyway.
  * - Refused: the purchase is forgotten, its reservation released, the refusal remembered for the
  *   requestId; ORDER_REFUSED (a rejected key also marks the link STATE_CREDENTIAL_INVALID).
  * - Unanswered: 503. The order may exist at the platform, so the purchase stays INITIATED with
@@ -57,10 +58,7 @@ export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<
     ],
     ...(IPV4.test(order.clientAddress) ? { ipaddress: order.clientAddress } : {}),
   });
-  if (result.kind === "ok") {
-    await recordTransId(deps.db, order.purchaseId, result.value.transid);
-    return;
-  }
+  if (result.kind === "ok") return;
   if (result.kind === "unavailable") {
     throw unavailable(PLATFORM_UNAVAILABLE_SAME_REQUEST, { cause: result.cause });
   }
