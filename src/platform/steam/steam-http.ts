@@ -6,6 +6,7 @@
 // after a lost InitTxn/FinalizeTxn reply are "new order" / "QueryTxn first" (reference 1.7).
 
 import type { Agent } from "undici";
+import { ExchangeTimedOut, exchange } from "./http-exchange.js";
 import { redactKey } from "./redact-key.js";
 import { parseSteamJson } from "./steam-json.js";
 import type { PlatformResult } from "./steam-platform.js";
@@ -47,43 +48,28 @@ export type SteamHttp = {
   close(): Promise<void>;
 };
 
-type Undici = { request: typeof import("undici").request; agent: Agent };
-
 export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
   // Keep-alive pool shared by every call of this client. undici is loaded with the first call,
   // not at start: evaluating it was about a tenth of the service's start (docs/performance.md).
-  let undici: Promise<Undici> | undefined;
+  let undici: Promise<Agent> | undefined;
   const connect = () =>
-    (undici ??= import("./undici-client.js").then(({ Agent, request }) => ({
-      request,
-      agent: new Agent({ keepAliveTimeout: 30_000, connections: 32 }),
-    })));
+    (undici ??= import("./undici-client.js").then(
+      ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, connections: 32 }),
+    ));
 
-  async function sendOnce({ request, agent }: Undici, req: SteamRequest): Promise<PlatformResult<unknown>> {
+  async function sendOnce(agent: Agent, req: SteamRequest): Promise<PlatformResult<unknown>> {
     const headers: Record<string, string> = { accept: "application/json" };
     if (req.publisherKey !== undefined) headers["x-webapi-key"] = req.publisherKey;
     if (req.form !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
-    // One deadline for the whole exchange (connect, headers, body), cleared when it ends:
-    // AbortSignal.timeout's timer fires anyway, building a TimeoutError with its stack trace,
-    // seconds after every call that finished long before (issue 14, ~1 % of a purchase's CPU).
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new CallTimedOut()), options.timeoutMs);
     try {
-      const res = await request(req.url, {
-        method: req.method,
-        headers,
-        body: req.form?.toString(),
-        dispatcher: agent,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-        signal: deadline.signal,
-      });
-      const text = await res.body.text();
-      return classifyResponse(res.statusCode, text, req.publisherKey);
+      const { status, text } = await exchange(
+        agent,
+        { url: req.url, method: req.method, headers, ...(req.form && { body: req.form.toString() }) },
+        options.timeoutMs,
+      );
+      return classifyResponse(status, text, req.publisherKey);
     } catch (error) {
       return { kind: "unavailable", cause: redactKey(describeError(error, options.timeoutMs), req.publisherKey) };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -120,7 +106,7 @@ export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
   return {
     send,
     close: async () => {
-      if (undici) await (await undici).agent.close();
+      if (undici) await (await undici).close();
     },
   };
 }
@@ -153,15 +139,10 @@ function htmlToText(html: string): string {
     .slice(0, 200);
 }
 
-/** An exchange that outlasted STEAM_TIMEOUT_MS, as the signal's abort reason. */
-class CallTimedOut extends Error {
-  override name = "TimeoutError";
-}
-
 function describeError(error: unknown, timeoutMs: number): string {
   if (!(error instanceof Error)) return "unknown transport error";
   const code = (error as { code?: unknown }).code;
-  if (error.name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
+  if (error instanceof ExchangeTimedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
     return `timeout after ${timeoutMs} ms`;
   return typeof code === "string" ? `${code}: ${error.message}` : error.message;
 }
