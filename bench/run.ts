@@ -122,8 +122,11 @@ interface Row {
   /** The share of that CPU time spent in user space (the rest: the kernel, on the service's behalf). */
   userShare?: number;
   queriesPerOp?: number;
-  /** To the baselines of its own round: bare node:http, the trivial handler, pgbench -N, pgbench -S. */
-  ratios?: { bare?: number; trivial?: number; pgbenchN?: number; pgbenchS?: number };
+  /**
+   * To the baselines of its own round: bare node:http, the trivial handler, pgbench -N, pgbench -S;
+   * and a purchase's service CPU to the simulator's in the same measurement (`simulator`).
+   */
+  ratios?: { bare?: number; trivial?: number; pgbenchN?: number; pgbenchS?: number; simulator?: number };
   /** What the ratio column says of a pgbench row. */
   note?: string;
   /** The purchase load's other parties' CPU per purchase (PostgreSQL only when it is local). */
@@ -315,7 +318,13 @@ async function measureRound(): Promise<Row[]> {
   if (wantPurchases && serverUrl) {
     for (const [label, campaigns, target] of PURCHASE_LOADS) {
       const row = await measurePurchases(label, campaigns, DURATION_S, target);
-      row.ratios = { pgbenchN: simpleUpdate && row.rate / simpleUpdate };
+      // The simulator's code is the same in every build: its CPU a purchase moves with the
+      // machine's speed of the moment, so the service's over it compares builds across rounds.
+      const simulator = row.othersCpuMsPerOp?.simulator;
+      row.ratios = {
+        pgbenchN: simpleUpdate && row.rate / simpleUpdate,
+        simulator: simulator && row.cpuMsPerOp !== undefined ? row.cpuMsPerOp / simulator : undefined,
+      };
       rows.push(row);
     }
   }
@@ -385,6 +394,7 @@ function combine(rounds: Row[][]): Row[] {
         trivial: of((r) => r.ratios?.trivial),
         pgbenchN: of((r) => r.ratios?.pgbenchN),
         pgbenchS: of((r) => r.ratios?.pgbenchS),
+        simulator: of((r) => r.ratios?.simulator),
       },
       othersCpuMsPerOp: row.othersCpuMsPerOp && {
         postgres: of((r) => r.othersCpuMsPerOp?.postgres),
@@ -397,11 +407,12 @@ function combine(rounds: Row[][]): Row[] {
 
 function ratioText(row: Row): string {
   if (row.note !== undefined) return row.note;
-  const { bare, trivial, pgbenchN, pgbenchS } = row.ratios ?? {};
+  const { bare, trivial, pgbenchN, pgbenchS, simulator } = row.ratios ?? {};
   const parts: string[] = [];
   if (bare !== undefined) parts.push(`${bare.toFixed(2)}x bare`, `${(trivial ?? Number.NaN).toFixed(2)}x trivial`);
   if (pgbenchN !== undefined) parts.push(`${(100 * pgbenchN).toFixed(1)}% of pgbench`);
   if (pgbenchS !== undefined) parts.push(`${(100 * pgbenchS).toFixed(1)}% of pgbench -S`);
+  if (simulator !== undefined) parts.push(`CPU ${simulator.toFixed(2)}x the simulator's`);
   return parts.join(", ");
 }
 
