@@ -13,8 +13,10 @@ export interface HealthOptions {
  */
 export function createHealthRoutes({ ready, detail = () => [] }: HealthOptions) {
   return (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): boolean => {
+    // Asked of every request before its route: the public calls are POSTs, answered at once.
+    if (req.method !== "GET") return false;
     const path = req.url?.split("?")[0];
-    if (req.method !== "GET" || (path !== "/healthz" && path !== "/readyz")) return false;
+    if (path !== "/healthz" && path !== "/readyz") return false;
     const answer = (status: number, body: string) => {
       res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
       res.end(body);
