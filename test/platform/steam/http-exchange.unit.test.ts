@@ -1,4 +1,4 @@
-import type { Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { describe, expect, it } from "vitest";
 import { ExchangeTimedOut, exchange } from "../../../src/platform/steam/http-exchange.js";
 
@@ -109,6 +109,12 @@ describe("one HTTP exchange", () => {
       5_000,
     );
     expect(await answered).toEqual({ status: 503, text: "<html>busy</html>" });
+  });
+
+  it("rejects with what undici refuses to dispatch, which it hands the handler (a destroyed agent)", async () => {
+    const agent = new Agent();
+    await agent.close();
+    await expect(exchange(agent, call, 5_000)).rejects.toMatchObject({ code: "UND_ERR_DESTROYED" });
   });
 
   it("rejects with undici's error", async () => {
