@@ -5,7 +5,8 @@
  * `npm start` pass `--max-semi-space-size`; a service started another way is told at start.
  */
 const FULL_SIZE_FROM_BYTES = 4 * 2 ** 30;
-const SEMI_SPACE_OPTION = /(^|\s)--max-semi-space-size(=|\s)/;
+// V8 takes its flags with dashes or underscores alike.
+const SEMI_SPACE_OPTION = /(^|\s)--max[-_]semi[-_]space[-_]size(=|\s)/;
 
 export interface NodeMemory {
   /** The machine's memory (os.totalmem()). */

@@ -24,6 +24,7 @@ describe("smallYoungGeneration", () => {
     const pod = { ...machine, constrainedBytes: 512 * 2 ** 20 };
     expect(smallYoungGeneration({ ...pod, execArgv: ["--max-semi-space-size=16"] })).toBeUndefined();
     expect(smallYoungGeneration({ ...pod, execArgv: ["--max-semi-space-size", "8"] })).toBeUndefined();
+    expect(smallYoungGeneration({ ...pod, execArgv: ["--max_semi_space_size=16"] })).toBeUndefined();
     expect(
       smallYoungGeneration({ ...pod, nodeOptions: "--enable-source-maps --max-semi-space-size=16" }),
     ).toBeUndefined();
