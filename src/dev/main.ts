@@ -19,6 +19,9 @@ import { startStorePageServer } from "./store-page-server.js";
 // directory, a demo campaign ready to sell, and the commands that buy credit end to end.
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
+// The build's image of a fresh database (as the service's first start loads it): no initdb, which
+// takes seconds and some 890 MB (docs/deploy.md, DATA_DIR).
+const EMBEDDED_DATABASE_IMAGE = fileURLToPath(new URL("../../pglite/initdb.tar.gz", import.meta.url));
 
 async function main(): Promise<void> {
   // Undone in reverse on Ctrl-C, also when it comes while still starting.
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
   });
   const logger = createLogger(config.logLevel);
   const secrets = loadOrCreateLocalSecrets(dataDir);
-  const database = await openDatabase({ kind: "pglite", dataDir });
+  const database = await openDatabase({ kind: "pglite", dataDir, firstImage: EMBEDDED_DATABASE_IMAGE });
   undo.push(() => database.close());
   const sql = await database.openSqlRunner();
   await migrate(sql, MIGRATIONS_DIR).finally(() => sql.close());
