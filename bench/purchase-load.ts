@@ -42,15 +42,19 @@ export async function mintPlayers(steamUrl: string, shops: BenchShop[], count: n
   return players;
 }
 
+/**
+ * The `index`th player's connection: from a loopback address of its own (127.0.2.2 and up), as
+ * players are; with WORKERS the service serves each address from one worker
+ * (src/server/worker-slot.ts). The address is the agent's `localAddress`: undici ignores one
+ * given under `connect` (until 2026-11-27 every player came from 127.0.0.1, so one worker took
+ * the whole purchase load: docs/performance.md, Workers).
+ */
+export function playerAgent(index: number): Agent {
+  return new Agent({ connections: 1, keepAliveTimeout: 30_000, localAddress: `127.0.2.${2 + (index % 250)}` });
+}
+
 export async function runPurchaseLoad(port: number, players: Player[], seconds: number): Promise<PurchaseLoad> {
-  // Each player from a loopback address of its own (127.0.2.2 and up), as players are: with
-  // WORKERS the service serves each address from one worker (src/server/worker-slot.ts).
-  const agents = new Map(
-    players.map((player, i) => [
-      player,
-      new Agent({ connections: 1, keepAliveTimeout: 30_000, connect: { localAddress: `127.0.2.${2 + (i % 250)}` } }),
-    ]),
-  );
+  const agents = new Map(players.map((player, i) => [player, playerAgent(i)]));
   const origin = `http://127.0.0.1:${port}`;
   const post = async (player: Player, path: string, body: unknown) => {
     const res = await request(`${origin}${path}`, {
