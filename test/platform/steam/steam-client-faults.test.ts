@@ -11,6 +11,7 @@ import { APPID, BIG_ORDERID, IDENTITY, KEY, STEAMID, type SteamFixture, startSte
 
 let fixture: SteamFixture;
 let client: SteamClient;
+let patient: SteamClient;
 const logLines: string[] = [];
 
 beforeAll(async () => {
@@ -22,6 +23,7 @@ beforeAll(async () => {
     },
   });
   client = fixture.client({ timeoutMs: 200, logger: pino({ level: "debug" }, sink) });
+  patient = fixture.client({ timeoutMs: 2_000 });
 });
 afterAll(() => fixture.close());
 beforeEach(async () => {
@@ -85,7 +87,9 @@ describe.each(CALLS)("$call", ({ call, keyed, run }) => {
 
   it("answers through a short added latency", async () => {
     await fixture.sim.control.injectFault({ call, kind: "latency", ms: 50 });
-    expect((await run(client)).kind).not.toBe("unavailable");
+    // Well inside the deadline even on a loaded CI machine (200 ms left 150 ms of margin, which
+    // a busy run once used up: a timing, not the behaviour under test).
+    expect((await run(patient)).kind).not.toBe("unavailable");
   });
 
   it.runIf(keyed)("is refused with keyRejected when the key is rejected", async () => {
