@@ -105,7 +105,7 @@ const PGLITE_SHARED_BUFFERS = "32MB";
 /**
  * The image a data folder without a database is made from: PGlite's initdb peaks at 730 to 890
  * MB, more than the service ever needs after; loading the image the build made peaks at about
- * 360 (docs/deploy.md, DATA_DIR). Without `firstImage` (the dev entry, tests), initdb.
+ * 360 (docs/deploy.md, DATA_DIR). Without `firstImage` (tests), initdb.
  */
 function firstImageFor(target: { dataDir?: string; firstImage?: string }): Blob | undefined {
   const { dataDir, firstImage } = target;
