@@ -78,6 +78,24 @@ describe("settlement without the game", () => {
     expect(await readMoney(f.db, shop)).toMatchObject({ reservedNanos: 0n, outstandingNanos: 0n, ledger: [] });
   });
 
+  it("ends FAILED on complete, nothing credited, when the platform does not know the order (spec 3.1)", async () => {
+    const shop = await f.shop({ offer: { creditNanos: 3n * DOLLAR } });
+    const player = await f.player(shop);
+    await f.sim.control.injectFault({ call: "InitTxn", kind: "http5xx", status: 502 });
+    const res = await f.begin({ campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket });
+    expect(res.status).toBe(503);
+    // The begin records no transaction id, so complete has only the platform's word: no such order.
+    const [attempt] = await f.db.purchase.findMany({ where: { campaignId: shop.campaignId } });
+    const done = await f.complete({
+      campaignKey: shop.campaignKey,
+      purchase: attempt?.id,
+      orderId: attempt?.orderId.toString(),
+      authorized: true,
+    });
+    expect(done.body.state).toBe("STATE_FAILED");
+    expect(await readMoney(f.db, shop)).toMatchObject({ reservedNanos: 0n, outstandingNanos: 0n, ledger: [] });
+  });
+
   it("credits an order the player approved although begin answered 503 (InitTxn reply lost)", async () => {
     const shop = await f.shop({ offer: { creditNanos: 3n * DOLLAR } });
     const player = await f.player(shop);
