@@ -65,13 +65,19 @@ describe("settlement without the game", () => {
     expect((await readMoney(f.db, shop)).ledger).toHaveLength(1);
   });
 
-  it("ends FAILED and releases the reservation when an unanswered InitTxn never reached the platform", async () => {
+  /** A begin whose InitTxn never reached the platform: answered 503, its credit still reserved. */
+  async function unopenedAttempt() {
     const shop = await f.shop({ offer: { creditNanos: 3n * DOLLAR } });
     const player = await f.player(shop);
     await f.sim.control.injectFault({ call: "InitTxn", kind: "http5xx", status: 502 });
     const res = await f.begin({ campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket });
     expect(res.status).toBe(503);
     expect(await readMoney(f.db, shop)).toMatchObject({ reservedNanos: 3n * DOLLAR });
+    return shop;
+  }
+
+  it("ends FAILED and releases the reservation when an unanswered InitTxn never reached the platform", async () => {
+    const shop = await unopenedAttempt();
     await f.sweeper({ now: minutesFromNow(2) }).runOnce();
     const [attempt] = await f.db.purchase.findMany({ where: { campaignId: shop.campaignId } });
     expect(attempt?.state).toBe("FAILED");
@@ -79,11 +85,7 @@ describe("settlement without the game", () => {
   });
 
   it("ends FAILED on complete, nothing credited, when the platform does not know the order (spec 3.1)", async () => {
-    const shop = await f.shop({ offer: { creditNanos: 3n * DOLLAR } });
-    const player = await f.player(shop);
-    await f.sim.control.injectFault({ call: "InitTxn", kind: "http5xx", status: 502 });
-    const res = await f.begin({ campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket });
-    expect(res.status).toBe(503);
+    const shop = await unopenedAttempt();
     // The begin records no transaction id, so complete has only the platform's word: no such order.
     const [attempt] = await f.db.purchase.findMany({ where: { campaignId: shop.campaignId } });
     const done = await f.complete({
