@@ -1,77 +1,80 @@
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { QueryConfig } from "pg";
 import type { Prisma } from "../../gen/prisma/client.js";
 
-/** What is used of a Prisma driver adapter (@prisma/driver-adapter-utils SqlQueryable). */
-export interface RawQueryable {
-  queryRaw(query: AdapterQuery): Promise<{ columnNames: string[]; rows: unknown[][] }>;
-  executeRaw(query: AdapterQuery): Promise<number>;
+/** What is used of pg's Pool: one statement on any of its connections. */
+export interface DirectPool {
+  query(config: QueryConfig): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
-interface AdapterQuery {
-  sql: string;
-  args: unknown[];
-  argTypes: { scalarType: "unknown"; arity: "scalar" }[];
+/** Where a root client's direct statements go: the pool Prisma's driver adapter runs on. */
+export interface DirectRoute {
+  pool: DirectPool;
+  /**
+   * The name a statement text is prepared under on each connection, or undefined to run it
+   * unnamed: the adapter's own namer, so a text has one name on a connection whoever sends it.
+   */
+  statementName?: (query: { sql: string }) => string | undefined;
 }
 
-// The adapter reads each argument by its JavaScript type (a Date as a UTC timestamp, bytes as
-// bytea), as it does when Prisma's client hands it the same query.
-const adapterQuery = (query: Prisma.Sql): AdapterQuery => ({
-  sql: query.text,
-  args: query.values,
-  argTypes: query.values.map(() => ({ scalarType: "unknown", arity: "scalar" })),
-});
-
-// The driver adapter behind each root client that may run statements without Prisma's client.
-const adapters = new WeakMap<object, RawQueryable>();
+// The root clients that may run statements without Prisma's client, and where to.
+const routes = new WeakMap<object, DirectRoute>();
 
 /**
- * Lets `queryRows` and `executeCount` run statements on `db` straight through its driver adapter (open-database.ts, for
- * PostgreSQL). Not for PGlite: one session, whose transactions the adapter Prisma holds
- * serialises; another adapter's statement could land inside one of them.
+ * Lets `queryRows` and `executeCount` run statements on `db` straight on the pg pool under its
+ * driver adapter (open-database.ts, for PostgreSQL). Not for PGlite: one session, whose
+ * transactions the adapter Prisma holds serialises; a statement of ours could land inside one.
  */
-export function allowDirectQueries(db: object, adapter: RawQueryable): void {
-  adapters.set(db, adapter);
+export function allowDirectQueries(db: object, route: DirectRoute): void {
+  routes.set(db, route);
 }
 
 /**
- * The rows of a statement (a read, or a write's RETURNING). On a client allowed direct queries, the statement goes straight to the
- * driver adapter Prisma itself uses (the same pool, prepared statements and error kinds):
- * Prisma's client planned and mapped each raw query again, 140 of the 300 µs of CPU of an
- * uncached funding:get (docs/performance.md). Values then come as the adapter gives them (int8
- * as decimal text, timestamps as ISO 8601 text in UTC, bytea as bytes) rather than as Prisma
- * types them (bigint, Date): each read's mapper converts its columns (BigInt, new Date), so
- * both forms give the same record; `Driven<T>` types a row that way. A transaction's client is
- * never allowed: its statements keep its connection, through Prisma.
+ * The rows of a statement (a read, or a write's RETURNING). On a client allowed direct queries, the
+ * statement goes straight to pg, on the pool and prepared-statement names Prisma's adapter uses:
+ * Prisma's client planned and mapped each raw query again (140 of the 300 µs of CPU of an
+ * uncached funding:get), and its adapter converted every argument and result and logged every
+ * statement at debug level, enabled or not (docs/performance.md). Values come as pg gives them
+ * (int8 and numeric as decimal text, bytea as bytes, timestamptz as a Date) rather than as
+ * Prisma types them (int8 as bigint): each read's mapper converts its columns (BigInt), so both
+ * forms give the same record; `Driven<T>` types a row that way. A transaction's client is never
+ * allowed: its statements keep its connection, through Prisma.
  */
 // The root client or a transaction's (PrismaClient has every method of a transaction's client).
 export async function queryRows<Row extends object>(db: Prisma.TransactionClient, query: Prisma.Sql): Promise<Row[]> {
-  const adapter = adapters.get(db);
-  if (adapter === undefined) return db.$queryRaw<Row[]>(query);
-  const { columnNames, rows } = await traced(query, () => adapter.queryRaw(adapterQuery(query)));
-  return rows.map((values) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columnNames.length; i++) row[columnNames[i] as string] = values[i];
-    return row as Row;
-  });
+  const route = routes.get(db);
+  if (route === undefined) return db.$queryRaw<Row[]>(query);
+  return (await runDirect(route, query)).rows as Row[];
 }
 
 /** The rows a write changed, run as `queryRows` runs a read. */
 export async function executeCount(db: Prisma.TransactionClient, query: Prisma.Sql): Promise<number> {
-  const adapter = adapters.get(db);
-  if (adapter === undefined) return db.$executeRaw(query);
-  return traced(query, () => adapter.executeRaw(adapterQuery(query)));
+  const route = routes.get(db);
+  if (route === undefined) return db.$executeRaw(query);
+  return (await runDirect(route, query)).rowCount ?? 0;
 }
 
-/** A column read by `queryRows`: as Prisma types it, or as the driver adapter gives it. */
-export type Driven<T> = T extends bigint ? bigint | string : T extends Date ? Date | string : T;
+function runDirect(route: DirectRoute, query: Prisma.Sql) {
+  const text = query.text;
+  return traced(text, () =>
+    route.pool.query({
+      name: route.statementName?.({ sql: text }),
+      text,
+      values: query.values,
+    }),
+  );
+}
+
+/** A column read by `queryRows`: as Prisma types it, or as pg gives it on the direct path. */
+export type Driven<T> = T extends bigint ? bigint | string : T;
 
 /**
  * With tracing on, a direct statement is a client span of the call or job that ran it, as
  * Prisma's instrumentation makes one of each query it runs; without, no span is made at all.
  */
-function traced<T>(query: Prisma.Sql, run: () => Promise<T>): Promise<T> {
+function traced<T>(text: string, run: () => Promise<T>): Promise<T> {
   if (trace.getActiveSpan()?.isRecording() !== true) return run();
-  const attributes = { "db.system.name": "postgresql", "db.query.text": query.text };
+  const attributes = { "db.system.name": "postgresql", "db.query.text": text };
   // Asked of the registered provider each time, not kept: a tracer kept from an earlier
   // registration would send its spans to a provider shut down since (tests register one per file).
   return trace

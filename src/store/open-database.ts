@@ -77,15 +77,16 @@ async function openPostgres(
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   const pool = new pg.Pool({ connectionString: url, max: poolSize ?? 10 });
   pool.on("error", onIdleError);
-  // The adapter types the generator as always naming; undefined (past the limit) runs unnamed.
-  const statementNameGenerator = preparedStatements
-    ? (statementNames() as (query: { sql: string }) => string)
-    : undefined;
-  const adapter = new PrismaPg(pool, { statementNameGenerator });
+  // One namer for Prisma's adapter and the direct statements: they share the pool's connections,
+  // where a name must always mean one text. The adapter types it as always naming; undefined
+  // (past the limit) runs unnamed.
+  const statementName = preparedStatements ? statementNames() : undefined;
+  const adapter = new PrismaPg(pool, {
+    statementNameGenerator: statementName as ((query: { sql: string }) => string) | undefined,
+  });
   const prisma = new PrismaClient({ adapter });
-  // A second adapter on the same pool, for the hot reads that skip Prisma's client.
-  const direct = await adapter.connect();
-  allowDirectQueries(prisma, direct);
+  // The hot statements that skip Prisma's client run on the same pool (direct-queries.ts).
+  allowDirectQueries(prisma, { pool, statementName });
   return {
     kind: "postgres",
     prisma,
@@ -94,7 +95,6 @@ async function openPostgres(
     openSqlRunner: () => openPostgresSqlRunner(url),
     async close() {
       await prisma.$disconnect();
-      await direct.dispose();
       await pool.end();
     },
   };

@@ -17,10 +17,23 @@ const UNAVAILABLE_SQLSTATE = /^(08|57P|53300)/;
 const UNAVAILABLE_MESSAGES = [
   "Cannot use a pool after calling end on the pool",
   "Connection terminated",
+  "connection error and is not queryable",
   "PGlite is closed",
   "ECONNREFUSED",
   "ECONNRESET",
 ];
+// The socket's own failures, as pg passes them on from a statement run straight on it
+// (direct-queries.ts); Prisma's adapter names the same ones with its kinds.
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
 
 interface AdapterCause {
   kind?: unknown;
@@ -39,8 +52,8 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   const { name, code, message, meta } = error as StoreErrorShape;
   if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-  // Prisma wraps the driver adapter's error; a read straight through the adapter
-  // (direct-queries.ts) gets the adapter's own.
+  if (typeof code === "string" && SOCKET_CODES.has(code)) return true;
+  // Prisma wraps the driver adapter's error (and may pass on the adapter's own).
   const cause = name === "DriverAdapterError" ? (error as StoreErrorShape).cause : meta?.driverAdapterError?.cause;
   if (typeof cause?.kind === "string" && UNAVAILABLE_KINDS.has(cause.kind)) return true;
   if (typeof cause?.originalCode === "string" && UNAVAILABLE_SQLSTATE.test(cause.originalCode)) return true;

@@ -6,7 +6,7 @@ import { executeCount } from "../../src/store/direct-queries.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // DeleteOffer's fallback (spec 3.3) must recognise the foreign-key failure of a raw statement
-// as the driver adapter reports it, not only Prisma's own P2003.
+// as the driver reports it, not only Prisma's own P2003.
 describe('violates(error, "foreign key")', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -60,7 +60,7 @@ describe('violates(error, "foreign key")', () => {
     expect(violates(error, "foreign key")).toBe(false);
   });
 
-  // On PostgreSQL these run straight through the driver adapter (issue 14), which throws its own error.
+  // On PostgreSQL these run straight on pg (issue 14), which throws its own error.
   it("recognises a statement's unique and foreign-key violations as executeCount reports them", async () => {
     const prisma = db.database.prisma;
     const accountId = randomUUID();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isStoreUnavailable } from "../../src/store/store-unavailable.js";
 
-// The driver adapter's own error, as a statement run straight through it (direct-queries.ts) throws it.
+// The driver adapter's own error, as Prisma may pass it on.
 function adapterError(cause: Record<string, unknown>): Error {
   const error = new Error(String(cause.kind)) as Error & { cause: unknown };
   error.name = "DriverAdapterError";
@@ -9,10 +9,27 @@ function adapterError(cause: Record<string, unknown>): Error {
   return error;
 }
 
+// pg's own errors, as a statement run straight on pg (direct-queries.ts) throws them: PostgreSQL's
+// report (pg-protocol's DatabaseError: SQLSTATE as code, a severity), or the socket's.
+function databaseError(code: string): Error {
+  return Object.assign(new Error("from PostgreSQL"), { name: "error", code, severity: "FATAL" });
+}
+function socketError(code: string): Error {
+  return Object.assign(new Error(`getaddrinfo ${code} db`), { code, syscall: "getaddrinfo" });
+}
+
 describe("isStoreUnavailable", () => {
   it("reads a database that does not answer from the driver adapter's own error", () => {
     expect(isStoreUnavailable(adapterError({ kind: "DatabaseNotReachable", host: "db", port: 5432 }))).toBe(true);
     expect(isStoreUnavailable(adapterError({ kind: "postgres", originalCode: "57P01" }))).toBe(true);
+  });
+
+  it("reads a database that does not answer from pg's own errors", () => {
+    expect(isStoreUnavailable(databaseError("57P01"))).toBe(true);
+    expect(isStoreUnavailable(databaseError("53300"))).toBe(true);
+    expect(isStoreUnavailable(socketError("ENOTFOUND"))).toBe(true);
+    expect(isStoreUnavailable(socketError("ETIMEDOUT"))).toBe(true);
+    expect(isStoreUnavailable(new Error("Client has encountered a connection error and is not queryable"))).toBe(true);
   });
 
   it("reads the same from Prisma's wrapping of it", () => {
@@ -23,5 +40,7 @@ describe("isStoreUnavailable", () => {
   it("does not mistake a constraint or a syntax error for an outage", () => {
     expect(isStoreUnavailable(adapterError({ kind: "UniqueConstraintViolation", originalCode: "23505" }))).toBe(false);
     expect(isStoreUnavailable(adapterError({ kind: "postgres", originalCode: "42601" }))).toBe(false);
+    expect(isStoreUnavailable(databaseError("23505"))).toBe(false);
+    expect(isStoreUnavailable(databaseError("40001"))).toBe(false);
   });
 });
