@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PrismaClient } from "../../gen/prisma/client.js";
-import { allowDirectQueries } from "./direct-queries.js";
+import { allowDirectQueries, type DirectPool } from "./direct-queries.js";
 import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
 import { openPostgresSqlRunner } from "./postgres-sql-runner.js";
 import type { SqlRunner } from "./sql-runner.js";
@@ -86,7 +86,7 @@ async function openPostgres(
   });
   const prisma = new PrismaClient({ adapter });
   // The hot statements that skip Prisma's client run on the same pool (direct-queries.ts).
-  allowDirectQueries(prisma, { pool, statementName });
+  allowDirectQueries(prisma, { pool: pool as unknown as DirectPool, statementName, Query: pg.Query });
   return {
     kind: "postgres",
     prisma,
