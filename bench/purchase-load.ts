@@ -53,7 +53,10 @@ export function playerAgent(index: number): Agent {
   return new Agent({ connections: 1, keepAliveTimeout: 30_000, localAddress: `127.0.2.${2 + (index % 250)}` });
 }
 
-export async function runPurchaseLoad(port: number, players: Player[], seconds: number): Promise<PurchaseLoad> {
+/** How long a purchase load runs: for a time, or until this many purchases have begun. */
+export type LoadLength = { seconds: number } | { purchases: number };
+
+export async function runPurchaseLoad(port: number, players: Player[], length: LoadLength): Promise<PurchaseLoad> {
   const agents = new Map(players.map((player, i) => [player, playerAgent(i)]));
   const origin = `http://127.0.0.1:${port}`;
   const post = async (player: Player, path: string, body: unknown) => {
@@ -67,8 +70,9 @@ export async function runPurchaseLoad(port: number, players: Player[], seconds: 
     if (res.statusCode !== 200) throw new Error(`${path}: HTTP ${res.statusCode} ${text.slice(0, 200)}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
-  const load: PurchaseLoad = { purchases: 0, seconds, latenciesMs: [], errors: 0 };
-  const until = performance.now() + seconds * 1000;
+  const load: PurchaseLoad = { purchases: 0, seconds: 0, latenciesMs: [], errors: 0 };
+  const until = "seconds" in length ? performance.now() + length.seconds * 1000 : Number.POSITIVE_INFINITY;
+  let toBegin = "purchases" in length ? length.purchases : Number.POSITIVE_INFINITY;
   const buy = async (player: Player) => {
     const { campaignKey, offerId } = player.shop;
     const started = performance.now();
@@ -94,7 +98,8 @@ export async function runPurchaseLoad(port: number, players: Player[], seconds: 
   const startedAt = performance.now();
   await Promise.all(
     players.map(async (player) => {
-      while (performance.now() < until) {
+      while (performance.now() < until && toBegin > 0) {
+        toBegin -= 1;
         try {
           const ms = await buy(player);
           load.purchases += 1;

@@ -29,7 +29,13 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 32);
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 8);
+// Reads are warm after 2 s (tens of thousands of calls); a purchase runs far more code a
+// call, and V8 still compiles it hundreds of purchases later: TurboFan's threads took some 30 %
+// of the service's CPU for the first ~3,000 purchases, and the service's CPU a purchase fell
+// from 3.6 to 1.9 ms over them (docs/performance.md, Warm before measuring). So each purchase
+// target first makes this many purchases, per service process.
 const WARMUP_S = 2;
+const PURCHASE_WARMUP = Number(process.env.BENCH_PURCHASE_WARMUP ?? 4000);
 // Each target measured this many times, in turns with its baselines; the table gives the median
 // of each figure and of each ratio (taken within its round): the machine's speed drifts.
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
@@ -58,6 +64,11 @@ const CACHE_OFF = "funding:get over REST, read cache off (a query per call)";
 // The service as `npm start` runs it with WORKERS (one a core by default; PostgreSQL only).
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 const REST_WORKERS = `funding:get over REST, WORKERS=${WORKERS}`;
+
+/** The service processes a target runs, each of which must be warmed. */
+function serviceProcesses(target: TargetName): number {
+  return target === "purchase-service-workers" ? WORKERS : 1;
+}
 const CACHE_OFF_WORKERS = `${CACHE_OFF}, WORKERS=${WORKERS}`;
 const connectHeaders = { "content-type": "application/json", "connect-protocol-version": "1" };
 const restFunding = {
@@ -216,7 +227,7 @@ async function measurePurchases(
   try {
     const ready = await nextMessage<Ready>(child, "ready");
     const players = await mintPlayers(simReady.url, ready.shops, PLAYERS);
-    await runPurchaseLoad(ready.port, players, WARMUP_S);
+    await runPurchaseLoad(ready.port, players, { purchases: PURCHASE_WARMUP * serviceProcesses(target) });
     await ask(child, "mark", "marked");
     const postgresBefore = serverUrl && isLocalServer(serverUrl) ? postgresCpuMs() : undefined;
     const simulatorBefore = processCpuMs(sim.pid ?? 0);
@@ -227,7 +238,7 @@ async function measurePurchases(
           10_000,
         )
       : undefined;
-    const load = await runPurchaseLoad(ready.port, players, seconds);
+    const load = await runPurchaseLoad(ready.port, players, { seconds });
     clearInterval(sampler);
     const loadCpu = process.cpuUsage(loadBefore);
     const othersCpuMsPerOp = {
@@ -477,7 +488,7 @@ async function loadAll(): Promise<void> {
     );
   const database = serverUrl ? "PostgreSQL (a database of its own per target)" : "PGlite (in process)";
   console.log(
-    `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each${ROUNDS > 1 ? `, ${ROUNDS} rounds in turns (medians; ratios within a round)` : ""}; reads ${CONNECTIONS} connections; database ${database}${memoryCgroup ? `; targets under a ${memoryCgroup.limitMb} MB memory limit` : ""}; ${new Date().toISOString()}\n`,
+    `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each (purchases after ${PURCHASE_WARMUP} warm-up purchases a service process)${ROUNDS > 1 ? `, ${ROUNDS} rounds in turns (medians; ratios within a round)` : ""}; reads ${CONNECTIONS} connections; database ${database}${memoryCgroup ? `; targets under a ${memoryCgroup.limitMb} MB memory limit` : ""}; ${new Date().toISOString()}\n`,
   );
   console.log(
     ["what", "per s", "p50 ms", "p99 ms", "service CPU ms/op", "peak RSS MB", "SQL/op", "errors", "ratio"].join(" | "),
