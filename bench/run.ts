@@ -6,6 +6,7 @@ import { createMemoryCgroup } from "../test/support/memory-cgroup.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
+import { perfNodeOptions } from "./perf-record.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
 import { isLocalServer, postgresCpuMs, postgresCpuSince, processCpuMs } from "./process-cpu.js";
 import { mintPlayers, percentile, runPurchaseLoad } from "./purchase-load.js";
@@ -164,7 +165,7 @@ function startChild(script: string, args: string[], env: Record<string, string |
   if (script !== "target-process") return fork(file, args, options);
   // A target runs the service in its own process: with the service's node options (its heap),
   // and with BENCH_MEMORY_LIMIT_MB under a container's memory limit.
-  const nodeOptions = [...process.execArgv, ...serviceNodeOptions()];
+  const nodeOptions = [...process.execArgv, ...serviceNodeOptions(), ...perfNodeOptions()];
   if (memoryCgroup) return fork(file, args, { ...options, ...memoryCgroup.spawnInside(nodeOptions) });
   return fork(file, args, { ...options, execArgv: nodeOptions });
 }

@@ -1,13 +1,15 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
+import { type PerfRecording, startPerfRecording } from "./perf-record.js";
 import { processRssBytes, processTimes } from "./process-cpu.js";
 import { startTarget, type TargetName } from "./targets.js";
 
 // Child process: starts one target, tells the parent its port, and measures itself on request:
 // "mark" starts a measured interval (CPU time, RSS samples, SQL statements sent), "stats" ends
 // it and reports. With BENCH_CPU_PROF=<dir>, the measured interval's V8 CPU profile is written
-// there (as node --cpu-prof would, but without the start and the seeding).
+// there (as node --cpu-prof would, but without the start and the seeding); with BENCH_PERF=<dir>,
+// Linux perf's on-CPU profile of the interval, of every process the target is (perf-record.ts).
 const name = process.argv[2] as TargetName;
 const started = await startTarget(name);
 process.send?.({ type: "ready", port: started.port, campaignKey: started.campaignKey, shops: started.shops });
@@ -42,6 +44,7 @@ const profileDir = process.env.BENCH_CPU_PROF;
 const profiler = profileDir ? new Session() : undefined;
 profiler?.connect();
 let profiling = false;
+let perf: PerfRecording | undefined;
 
 process.on("message", async (message: { type: string }) => {
   if (message.type === "mark") {
@@ -50,6 +53,7 @@ process.on("message", async (message: { type: string }) => {
       await profiler.post("Profiler.start");
       profiling = true;
     }
+    perf ??= startPerfRecording(name, started.pids?.() ?? [process.pid]);
     markedCpu = cpuUsage();
     markedQueries = started.queryCount?.() ?? 0;
     rssSamples = [rss()];
@@ -61,6 +65,8 @@ process.on("message", async (message: { type: string }) => {
       const { profile } = await profiler.post("Profiler.stop");
       writeFileSync(join(profileDir, `${name}-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     }
+    await perf?.stop();
+    perf = undefined;
     const cpu = cpuSince(markedCpu);
     rssSamples.push(rss());
     process.send?.({

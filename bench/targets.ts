@@ -17,6 +17,7 @@ import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../test/support/seed
 import { seedShop } from "../test/support/seed-purchases.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
+import { perfNodeOptions } from "./perf-record.js";
 import { childPidsOf } from "./process-cpu.js";
 
 const MASTER_KEY = Buffer.alloc(32, 7);
@@ -176,9 +177,10 @@ async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
   if (db.target.kind !== "postgres") throw new Error("the service-workers target needs BENCH_DATABASE_URL");
   const port = await freePort();
   // With BENCH_CPU_PROF each process (the primary and every worker) writes its profile there when
-  // it exits: from its start, not the measured interval alone as the in-process targets' do.
+  // it exits: from its start, not the measured interval alone as the in-process targets' do. With
+  // BENCH_PERF each writes the map of its functions perf reads (the recording: target-process.ts).
   const profileDir = process.env.BENCH_CPU_PROF;
-  const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const profiling = [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), ...perfNodeOptions()];
   const service = spawn(process.execPath, [...profiling, ...serviceNodeOptions(), SERVICE_ENTRY], {
     stdio: ["ignore", "inherit", "inherit"],
     env: {

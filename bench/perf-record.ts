@@ -1,0 +1,43 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+
+// BENCH_PERF=<dir>: Linux perf's on-CPU profile of a target's measured interval. V8's own
+// profiler (BENCH_CPU_PROF) samples the JavaScript thread on a wall-clock tick, so a thread
+// waiting for a core inside a system call keeps collecting samples there: on this 2-core machine
+// 39 % of a purchase profile's samples were `writev`, where perf, which samples only a thread
+// that is running, puts the whole kernel at about 10 % of the service's CPU. perf also sees V8's
+// compiler and collector threads (docs/performance.md, Warm before measuring).
+
+/** The directory perf profiles go to, or undefined when BENCH_PERF is unset. */
+export const perfDir = process.env.BENCH_PERF || undefined;
+
+/**
+ * The node options a profiled process needs: V8 writes /tmp/perf-<pid>.map, the names of its
+ * compiled JavaScript functions, which `perf report` reads to name their addresses.
+ */
+export function perfNodeOptions(): string[] {
+  return perfDir ? ["--perf-basic-prof"] : [];
+}
+
+export interface PerfRecording {
+  /** Ends the recording; resolves once perf has written its file. */
+  stop(): Promise<void>;
+}
+
+/** Starts `perf record` on the processes (each with all of its threads), or nothing without BENCH_PERF. */
+export function startPerfRecording(label: string, pids: number[]): PerfRecording | undefined {
+  if (!perfDir) return undefined;
+  const output = join(perfDir, `${label}-${pids[0]}-${Date.now()}.perf.data`);
+  const perf: ChildProcess = spawn("perf", ["record", "-g", "-F", "999", "-p", pids.join(","), "-o", output], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = once(perf, "exit");
+  return {
+    async stop() {
+      // perf writes its file on SIGINT, as on Ctrl-C.
+      perf.kill("SIGINT");
+      await exited;
+    },
+  };
+}
