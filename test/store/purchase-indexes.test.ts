@@ -1,0 +1,141 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listLinkReversals } from "../../src/store/link-reversals.js";
+import { deleteLinkUnlessUsed } from "../../src/store/links.js";
+import { deleteOrDeactivateOffer } from "../../src/store/offers.js";
+import { seedCampaign, seedOffer } from "../support/seed.js";
+import { seedPurchase } from "../support/seed-purchases.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+// The statements that ask for purchases by link or by offer find them through an index, not by
+// reading every purchase: the operator's link reversals (each link's credits since a time), a
+// link's deletion (LINK_IN_USE) and an offer's (ever bought?). Each statement an operation sent
+// about purchases is planned again with sequential scans switched off (`enable_seqscan`), and
+// each read of purchases in the plan must find its rows by an index condition on the column
+// asked for: without such an index PostgreSQL still reads every purchase, by a sequential scan
+// or by scanning another index whole. (The foreign keys' checks when a link or an offer is
+// deleted ask PostgreSQL the same question and use the same indexes.)
+
+interface Sent {
+  text: string;
+  values: unknown[];
+}
+
+let db: TestDatabase;
+let sent: Sent[] = [];
+const send = pg.Client.prototype.query;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // Every statement the pg driver sends, whoever sends it: Prisma's adapter or a direct statement.
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [first, second] = args as [string | { text?: string; values?: unknown[] }, unknown];
+    const statement = typeof first === "string" ? { text: first, values: second } : first;
+    if (typeof statement.text === "string" && /\bpurchases\b/.test(statement.text)) {
+      sent.push({ text: statement.text, values: Array.isArray(statement.values) ? statement.values : [] });
+    }
+    return (send as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof send;
+});
+afterAll(async () => {
+  pg.Client.prototype.query = send;
+  await db.drop();
+});
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Cond"?: string;
+  "Recheck Cond"?: string;
+  Plans?: PlanNode[];
+}
+
+/** The plan of each statement sent, with sequential scans switched off. */
+async function plansOf(statements: Sent[]): Promise<PlanNode[]> {
+  if (db.target.kind !== "postgres") throw new Error("PostgreSQL only");
+  const client = new pg.Client({ connectionString: db.target.url });
+  await client.connect();
+  try {
+    await client.query("SET enable_seqscan = off");
+    const plans: PlanNode[] = [];
+    for (const { text, values } of statements) {
+      // pg's own query, not the recording one: planning is not a statement the operation sent.
+      const query = send as (this: pg.Client, text: string, values: unknown[]) => Promise<pg.QueryResult>;
+      const explained = await query.call(client, `EXPLAIN (FORMAT JSON) ${text}`, values);
+      plans.push(explained.rows[0]["QUERY PLAN"][0].Plan);
+    }
+    return plans;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * How each read of purchases in the plans finds its rows: the condition of its index, or
+ * "every row" for a sequential scan or an index scanned whole (which, with sequential scans
+ * off, is what the planner picks when no index leads with the column asked for).
+ */
+function purchaseReads(plans: PlanNode[]): string[] {
+  const reads: string[] = [];
+  const visit = (node: PlanNode) => {
+    if (node["Relation Name"] === "purchases" && node["Node Type"].endsWith("Scan")) {
+      reads.push(node["Index Cond"] ?? node["Recheck Cond"] ?? `every row (${node["Node Type"]})`);
+    }
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  for (const plan of plans) visit(plan);
+  return reads;
+}
+
+/** A campaign, its offer and a purchase of it; the statements sent from here on are recorded. */
+async function shopWithPurchase(fields: Parameters<typeof seedPurchase>[3] = {}) {
+  const shop = await seedCampaign(db.database.prisma);
+  const offerId = await seedOffer(db.database.prisma, shop.campaignId);
+  await seedPurchase(db.database.prisma, shop, offerId, fields);
+  sent = [];
+  return { ...shop, offerId };
+}
+
+/** Every read of purchases the recorded statements make finds its rows by `column`'s index. */
+async function expectEveryReadBy(column: "link_id" | "offer_id") {
+  const reads = purchaseReads(await plansOf(sent));
+  expect(reads.length).toBeGreaterThan(0);
+  for (const read of reads) expect(read).toMatch(new RegExp(`\\b${column} = `));
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)("purchases found by link or offer through an index", () => {
+  it("the operator's link reversals", async () => {
+    await shopWithPurchase({ state: "CREDITED", creditTime: new Date() });
+
+    await listLinkReversals(db.database.prisma, { take: 10, after: undefined, since: new Date(0) });
+
+    await expectEveryReadBy("link_id");
+  });
+
+  it("a link's deletion, refused while a purchase was made through it", async () => {
+    const shop = await shopWithPurchase();
+
+    const deleted = await deleteLinkUnlessUsed(db.database.prisma, {
+      accountId: shop.accountId,
+      linkId: shop.linkId,
+      expectedVersion: undefined,
+    });
+
+    expect(deleted).toBe("inUse");
+    await expectEveryReadBy("link_id");
+  });
+
+  it("an offer's deletion, a deactivation once it was bought", async () => {
+    const shop = await shopWithPurchase();
+
+    const deleted = await deleteOrDeactivateOffer(db.database.prisma, {
+      campaignId: shop.campaignId,
+      offerId: shop.offerId,
+      expectedVersion: undefined,
+      now: new Date(),
+    });
+
+    expect(deleted).toBe("deactivated");
+    await expectEveryReadBy("offer_id");
+  });
+});
