@@ -65,11 +65,6 @@ const CACHE_OFF = "funding:get over REST, read cache off (a query per call)";
 // The service as `npm start` runs it with WORKERS (one a core by default; PostgreSQL only).
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 const REST_WORKERS = `funding:get over REST, WORKERS=${WORKERS}`;
-
-/** The service processes a target runs, each of which must be warmed. */
-function serviceProcesses(target: TargetName): number {
-  return target === "purchase-service-workers" ? WORKERS : 1;
-}
 const CACHE_OFF_WORKERS = `${CACHE_OFF}, WORKERS=${WORKERS}`;
 const connectHeaders = { "content-type": "application/json", "connect-protocol-version": "1" };
 const restFunding = {
@@ -168,6 +163,11 @@ function startChild(script: string, args: string[], env: Record<string, string |
   const nodeOptions = [...process.execArgv, ...serviceNodeOptions(), ...perfNodeOptions()];
   if (memoryCgroup) return fork(file, args, { ...options, ...memoryCgroup.spawnInside(nodeOptions) });
   return fork(file, args, { ...options, execArgv: nodeOptions });
+}
+
+/** The service processes a target runs, each of which must be warmed. */
+function serviceProcesses(target: TargetName): number {
+  return target === "purchase-service-workers" ? WORKERS : 1;
 }
 
 async function measureRead(scenario: Scenario): Promise<Row> {
