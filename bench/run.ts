@@ -5,6 +5,7 @@ import autocannon from "autocannon";
 import { createMemoryCgroup } from "../test/support/memory-cgroup.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
+import { withoutBuildCheck } from "./child-exec-argv.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
 import { perfNodeOptions } from "./perf-record.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
@@ -156,11 +157,11 @@ interface Ready {
 
 function startChild(script: string, args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
   const file = fileURLToPath(new URL(`./${script}${import.meta.url.slice(-3)}`, import.meta.url));
-  const options = { env: { ...process.env, ...env } };
+  const options = { env: { ...process.env, ...env }, execArgv: withoutBuildCheck(process.execArgv) };
   if (script !== "target-process") return fork(file, args, options);
   // A target runs the service in its own process: with the service's node options (its heap),
   // and with BENCH_MEMORY_LIMIT_MB under a container's memory limit.
-  const nodeOptions = [...process.execArgv, ...serviceNodeOptions(), ...perfNodeOptions()];
+  const nodeOptions = [...options.execArgv, ...serviceNodeOptions(), ...perfNodeOptions()];
   if (memoryCgroup) return fork(file, args, { ...options, ...memoryCgroup.spawnInside(nodeOptions) });
   return fork(file, args, { ...options, execArgv: nodeOptions });
 }
