@@ -4,7 +4,6 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import pg from "pg";
 import { CampaignService } from "../gen/encore/campaign/v1/campaign_service_pb.js";
 import { PublicFundingSchema } from "../gen/encore/campaign/v1/public_pb.js";
 import { FundingVisibility } from "../gen/encore/campaign/v1/visibility_pb.js";
@@ -15,6 +14,7 @@ import { createListener } from "../src/server/listener.js";
 import { createSteamSimControl } from "../src/sim/steam/steam-sim-control.js";
 import { DOLLAR, seedCampaign, seedOffer, seedUsage } from "../test/support/seed.js";
 import { seedShop } from "../test/support/seed-purchases.js";
+import { watchStatements } from "../test/support/sent-statements.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { perfNodeOptions } from "./perf-record.js";
@@ -64,11 +64,9 @@ export interface StartedTarget {
 // service's round trips to the database, without pg_stat_statements (not preloaded here).
 let queries = 0;
 const queryCount = () => queries;
-const sendQuery = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+watchStatements(() => {
   queries += 1;
-  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof sendQuery;
+});
 
 export async function startTarget(name: TargetName): Promise<StartedTarget> {
   if (name === "bare-node-http") {

@@ -5,6 +5,7 @@ import { deleteLinkUnlessUsed } from "../../src/store/links.js";
 import { deleteOrDeactivateOffer } from "../../src/store/offers.js";
 import { seedCampaign, seedOffer } from "../support/seed.js";
 import { seedPurchase } from "../support/seed-purchases.js";
+import { type SentStatement, watchStatements } from "../support/sent-statements.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // The statements that ask for purchases by link or by offer find them through an index, not by
@@ -16,29 +17,18 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database.
 // or by scanning another index whole. (The foreign keys' checks when a link or an offer is
 // deleted ask PostgreSQL the same question and use the same indexes.)
 
-interface Sent {
-  text: string;
-  values: unknown[];
-}
-
 let db: TestDatabase;
-let sent: Sent[] = [];
-const send = pg.Client.prototype.query;
+let sent: SentStatement[] = [];
+let stopWatching: () => void;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  // Every statement the pg driver sends, whoever sends it: Prisma's adapter or a direct statement.
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first, second] = args as [string | { text?: string; values?: unknown[] }, unknown];
-    const statement = typeof first === "string" ? { text: first, values: second } : first;
-    if (typeof statement.text === "string" && /\bpurchases\b/.test(statement.text)) {
-      sent.push({ text: statement.text, values: Array.isArray(statement.values) ? statement.values : [] });
-    }
-    return (send as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof send;
+  stopWatching = watchStatements((statement) => {
+    if (/\bpurchases\b/.test(statement.text)) sent.push(statement);
+  });
 });
 afterAll(async () => {
-  pg.Client.prototype.query = send;
+  stopWatching();
   await db.drop();
 });
 
@@ -51,7 +41,7 @@ interface PlanNode {
 }
 
 /** The plan of each statement sent, with sequential scans switched off. */
-async function plansOf(statements: Sent[]): Promise<PlanNode[]> {
+async function plansOf(statements: SentStatement[]): Promise<PlanNode[]> {
   if (db.target.kind !== "postgres") throw new Error("PostgreSQL only");
   const client = new pg.Client({ connectionString: db.target.url });
   await client.connect();
@@ -59,9 +49,7 @@ async function plansOf(statements: Sent[]): Promise<PlanNode[]> {
     await client.query("SET enable_seqscan = off");
     const plans: PlanNode[] = [];
     for (const { text, values } of statements) {
-      // pg's own query, not the recording one: planning is not a statement the operation sent.
-      const query = send as (this: pg.Client, text: string, values: unknown[]) => Promise<pg.QueryResult>;
-      const explained = await query.call(client, `EXPLAIN (FORMAT JSON) ${text}`, values);
+      const explained = await client.query(`EXPLAIN (FORMAT JSON) ${text}`, values);
       plans.push(explained.rows[0]["QUERY PLAN"][0].Plan);
     }
     return plans;
@@ -98,7 +86,10 @@ async function shopWithPurchase(fields: Parameters<typeof seedPurchase>[3] = {})
 
 /** Every read of purchases the recorded statements make finds its rows by `column`'s index. */
 async function expectEveryReadBy(column: "link_id" | "offer_id") {
-  const reads = purchaseReads(await plansOf(sent));
+  // Taken before planning, which is itself watched.
+  const statements = sent;
+  sent = [];
+  const reads = purchaseReads(await plansOf(statements));
   expect(reads.length).toBeGreaterThan(0);
   for (const read of reads) expect(read).toMatch(new RegExp(`\\b${column} = `));
 }
