@@ -1,6 +1,7 @@
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Query } from "pg";
 import type { Prisma } from "../../gen/prisma/client.js";
+import { type PgDriver, PreparedStatement, type StatementResult } from "./prepared-statement.js";
 
 /**
  * What is used of pg's Pool: one statement on any of its connections. Given a statement object
@@ -8,7 +9,7 @@ import type { Prisma } from "../../gen/prisma/client.js";
  * @types/pg says (it types that form as returning the statement).
  */
 export interface DirectPool {
-  query(statement: Query): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(statement: Query | PreparedStatement): Promise<StatementResult>;
 }
 
 /** Where a root client's direct statements go: the pool Prisma's driver adapter runs on. */
@@ -19,8 +20,12 @@ export interface DirectRoute {
    * unnamed: the adapter's own namer, so a text has one name on a connection whoever sends it.
    */
   statementName?: (query: { sql: string }) => string | undefined;
-  /** pg's statement class (`pg.Query`), passed in so that PGlite's start never loads pg. */
+  /**
+   * pg's statement class (`pg.Query`, for a statement run unnamed) and what a named one needs of
+   * pg, passed in so that PGlite's start never loads pg.
+   */
   Query: typeof Query;
+  driver: PgDriver;
 }
 
 // The root clients that may run statements without Prisma's client, and where to.
@@ -62,11 +67,14 @@ export async function executeCount(db: Prisma.TransactionClient, query: Prisma.S
 
 function runDirect(route: DirectRoute, query: Prisma.Sql) {
   const text = query.text;
-  // Made from the text, not from a config object: pg copies a config object by reflection
-  // (`cloneQueryConfig`), 1.8 % of the purchase load's samples (docs/performance.md). The name
-  // is the statement's own field, read when it is sent; @types/pg leaves it out.
-  const statement = new route.Query(text, query.values);
-  (statement as Query & { name?: string }).name = route.statementName?.({ sql: text });
+  const name = route.statementName?.({ sql: text });
+  // A named statement has its rows described once per connection (prepared-statement.ts); an
+  // unnamed one is parsed at every run, so pg's own Query, made from the text rather than from a
+  // config object, which pg would copy by reflection (`cloneQueryConfig`, docs/performance.md).
+  const statement =
+    name === undefined
+      ? new route.Query(text, query.values)
+      : new PreparedStatement(route.driver, name, text, query.values);
   return traced(text, () => route.pool.query(statement));
 }
 
