@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Query } from "pg";
 import type { Prisma } from "../../gen/prisma/client.js";
 import { type PgDriver, PreparedStatement, type StatementResult } from "./prepared-statement.js";
+import { statementTexts } from "./statement-texts.js";
 
 /**
  * What is used of pg's Pool: one statement on any of its connections. Given a statement object
@@ -65,8 +66,11 @@ export async function executeCount(db: Prisma.TransactionClient, query: Prisma.S
   return (await runDirect(route, query)).rowCount ?? 0;
 }
 
+// One string a statement text, whatever the client (statement-texts.ts).
+const textOf = statementTexts();
+
 function runDirect(route: DirectRoute, query: Prisma.Sql) {
-  const text = query.text;
+  const text = textOf(query);
   const name = route.statementName?.({ sql: text });
   // A named statement has its rows described once per connection (prepared-statement.ts); an
   // unnamed one is parsed at every run, so pg's own Query, made from the text rather than from a
