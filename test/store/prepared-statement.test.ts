@@ -6,6 +6,7 @@ import {
   PreparedStatement,
   type StatementResult,
 } from "../../src/store/prepared-statement.js";
+import { isStoreUnavailable } from "../../src/store/store-unavailable.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // Issue 14: a named statement run straight on pg has its rows described once per connection, not
@@ -238,6 +239,32 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a prepared statement run straight
         ),
       );
       expect(results.map((result) => result.rows)).toEqual(asked.map((n) => [{ asked: n, filler: "x".repeat(n) }]));
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("fails as the database being unavailable when PostgreSQL ends its session mid-statement, and the pool goes on", async () => {
+    if (db.target.kind !== "postgres") throw new Error("PostgreSQL only");
+    const pool = new pg.Pool({ connectionString: db.target.url, max: 1 });
+    // The pool's connection, once ended, emits its error on the pool too; without a listener the
+    // process would crash, as the service's own pool is kept from (open-database.ts).
+    pool.on("error", () => {});
+    const runOnPool = (statement: PreparedStatement) =>
+      pool.query(statement as never) as unknown as Promise<StatementResult>;
+    try {
+      const [{ pid }] = (await runOnPool(statement("SELECT pg_backend_pid() AS pid"))).rows as [{ pid: number }];
+      const sleeping = runOnPool(statement("SELECT pg_sleep(30) AS slept")).catch((error: unknown) => error);
+      // Ended from another session once the statement is running there.
+      await vi.waitFor(async () => {
+        const { rows } = await client.query("SELECT state FROM pg_stat_activity WHERE pid = $1", [pid]);
+        expect(rows).toEqual([{ state: "active" }]);
+      });
+      await client.query("SELECT pg_terminate_backend($1)", [pid]);
+      const error = await sleeping;
+      expect(error).toBeInstanceOf(Error);
+      expect(isStoreUnavailable(error)).toBe(true);
+      expect((await runOnPool(statement("SELECT 3 AS n"))).rows).toEqual([{ n: 3 }]);
     } finally {
       await pool.end();
     }
