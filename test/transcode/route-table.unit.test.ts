@@ -29,6 +29,22 @@ describe("createRouteTable over the real services", () => {
     expect(table.routes.length).toBeGreaterThan(CampaignService.methods.length - 1);
   });
 
+  // A path of literals alone is looked up directly (route-table.ts): each such route must still
+  // be the one its path finds, with no variables, and the same path under another method still
+  // finds what the walk finds.
+  it("finds every route whose template is literals alone by its exact path", () => {
+    const literal = table.routes.filter(
+      (route) => route.template.variables.length === 0 && route.template.segments.every((s) => s.kind === "literal"),
+    );
+    expect(literal.length).toBeGreaterThanOrEqual(4);
+    for (const route of literal) {
+      const verb = route.template.verb === undefined ? "" : `:${route.template.verb}`;
+      const path = `/${route.template.segments.map((s) => (s.kind === "literal" ? s.value : "")).join("/")}${verb}`;
+      const match = table.match(route.httpMethod, path);
+      expect(match).toEqual({ kind: "found", route, variables: new Map() });
+    }
+  });
+
   it.each([
     ["POST", "/v1/public/funding:get", { rpc: "GetPublicFunding", vars: {} }],
     ["POST", "/v1/public/purchases:begin", { rpc: "BeginPurchase", vars: {} }],
@@ -81,6 +97,8 @@ describe("createRouteTable rules", () => {
       }),
     ]);
     expect(summary(table, "GET", "/v1/things/special")).toEqual({ rpc: "Literal", vars: {} });
+    expect(summary(table, "POST", "/v1/things/special")).toEqual({ allowed: ["GET"] });
+    expect(summary(table, "GET", "/v1/things/special/")).toEqual({ rpc: "Deep", vars: { name: "things/special/" } });
     expect(summary(table, "GET", "/v1/things/x")).toEqual({ rpc: "One", vars: { id: "x" } });
     expect(summary(table, "GET", "/v1/a/b/c")).toEqual({ rpc: "Deep", vars: { name: "a/b/c" } });
     expect(summary(table, "POST", "/v1/ops/1/2:cancel")).toEqual({ rpc: "Cancel", vars: { name: "ops/1/2" } });
