@@ -4,7 +4,7 @@ import { PrismaClient } from "../../gen/prisma/client.js";
 import { allowDirectQueries, type DirectPool } from "./direct-queries.js";
 import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
 import { openPostgresSqlRunner } from "./postgres-sql-runner.js";
-import type { PgDriver } from "./prepared-statement.js";
+import { pgDriverOf } from "./prepared-statement.js";
 import type { SqlRunner } from "./sql-runner.js";
 import { statementNames } from "./statement-names.js";
 import { deferWasmTierUp } from "./wasm-tier-up.js";
@@ -87,10 +87,12 @@ async function openPostgres(
   });
   const prisma = new PrismaClient({ adapter });
   // The hot statements that skip Prisma's client run on the same pool (direct-queries.ts).
-  // pg exports its value conversion as `utils`, which @types/pg leaves out.
-  const { utils } = pg as unknown as { utils: Pick<PgDriver, "prepareValue"> };
-  const driver: PgDriver = { prepareValue: utils.prepareValue, getTypeParser: pg.types.getTypeParser };
-  allowDirectQueries(prisma, { pool: pool as unknown as DirectPool, statementName, Query: pg.Query, driver });
+  allowDirectQueries(prisma, {
+    pool: pool as unknown as DirectPool,
+    statementName,
+    Query: pg.Query,
+    driver: pgDriverOf(pg),
+  });
   return {
     kind: "postgres",
     prisma,

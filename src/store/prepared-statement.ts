@@ -25,6 +25,15 @@ export interface PgDriver {
   getTypeParser(oid: number, format: "text"): ValueParser;
 }
 
+/**
+ * What a named statement needs of pg, taken from pg's module (its value conversion is `utils`,
+ * which @types/pg leaves out).
+ */
+export function pgDriverOf(pg: { types: Pick<PgDriver, "getTypeParser"> }): PgDriver {
+  const { utils } = pg as unknown as { utils: Pick<PgDriver, "prepareValue"> };
+  return { prepareValue: utils.prepareValue, getTypeParser: pg.types.getTypeParser };
+}
+
 /** What is used of pg's Connection (lib/connection.js), which @types/pg does not describe. */
 export interface PgConnection {
   parsedStatements: Record<string, string | undefined>;
@@ -104,7 +113,7 @@ export class PreparedStatement {
     try {
       values = this.values.map((value) => this.driver.prepareValue(value));
     } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
+      return asError(error);
     }
     this.shapes = shapesOf(connection);
     // Parsed now (again, after the connection forgot it): describe it anew as well.
@@ -153,7 +162,7 @@ export class PreparedStatement {
       }
       this.rows.push(row);
     } catch (error) {
-      this.rowFailure = error instanceof Error ? error : new Error(String(error));
+      this.rowFailure = asError(error);
     }
   }
 
@@ -190,4 +199,9 @@ export class PreparedStatement {
     this.callback = undefined;
     callback?.(error, result);
   }
+}
+
+// What was thrown, as an Error for pg's callback (a parser or a value's toPostgres may throw anything).
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
 }

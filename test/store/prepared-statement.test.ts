@@ -4,6 +4,7 @@ import {
   type PgConnection,
   type PgDriver,
   PreparedStatement,
+  pgDriverOf,
   type StatementResult,
 } from "../../src/store/prepared-statement.js";
 import { isStoreUnavailable } from "../../src/store/store-unavailable.js";
@@ -23,10 +24,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-const pgDriver: PgDriver = {
-  prepareValue: (pg as unknown as { utils: PgDriver }).utils.prepareValue,
-  getTypeParser: pg.types.getTypeParser,
-};
+const pgDriver = pgDriverOf(pg);
 
 async function connect(): Promise<pg.Client> {
   if (db.target.kind !== "postgres") throw new Error("PostgreSQL only");
