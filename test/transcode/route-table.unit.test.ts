@@ -30,8 +30,8 @@ describe("createRouteTable over the real services", () => {
   });
 
   // A path of literals alone is looked up directly (route-table.ts): each such route must still
-  // be the one its path finds, with no variables, and the same path under another method still
-  // finds what the walk finds.
+  // be the one its path finds, with no variables. (The same path under another method, and a
+  // literal template that captures, are in the cases below and in the rules.)
   it("finds every route whose template is literals alone by its exact path", () => {
     const literal = table.routes.filter(
       (route) => route.template.variables.length === 0 && route.template.segments.every((s) => s.kind === "literal"),
