@@ -1,8 +1,9 @@
 import { Code } from "@connectrpc/connect";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import type { PurchaseMetrics } from "../services/purchase-metrics.js";
 import type { Backlog } from "../store/backlog.js";
 import type { PoolStats } from "../store/open-database.js";
+import { CounterFamily, HistogramFamily } from "./metric-family.js";
 
 /** What a scrape reads at that moment, besides the counters kept as calls happen. */
 export interface ScrapeSources {
@@ -55,67 +56,65 @@ export function createMetrics(sources: ScrapeSources): Metrics {
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
-  const rpcTotal = new Counter({
+  // The series counted as calls happen are families of our own (metric-family.ts), read by the
+  // registry at a scrape; the gauges read at a scrape are prom-client's.
+  const rpcTotal = new CounterFamily({
     name: "encore_rpc_requests_total",
     help: "RPCs answered, on every protocol (REST, Connect, gRPC, gRPC-web), by method and final code.",
-    labelNames: ["method", "code"] as const,
-    registers,
+    labelNames: ["method", "code"],
+    registry,
   });
-  const rpcSeconds = new Histogram({
+  const rpcSeconds = new HistogramFamily({
     name: "encore_rpc_duration_seconds",
     help: "Time from the first interceptor to the answer, by method and final code.",
-    labelNames: ["method", "code"] as const,
+    labelNames: ["method", "code"],
     buckets: DURATION_BUCKETS,
-    registers,
+    registry,
   });
-  // Each method and code's child series, made once (methods and codes are few and fixed, so this
-  // stays small). It saves building and checking the label object at every call; prom-client's
-  // child still hashes its label set at every inc and observe (lib/counter.js, histogram.js).
-  const rpcSeries = new Map<string, { total: Counter.Internal; seconds: Histogram.Internal<"method" | "code"> }>();
-  const purchasesEnded = new Counter({
+  const purchasesEnded = new CounterFamily({
     name: "encore_purchases_ended_total",
     help: "Purchases this process moved to a final state (spec 3.1), by state and sandbox.",
-    labelNames: ["state", "sandbox"] as const,
-    registers,
+    labelNames: ["state", "sandbox"],
+    registry,
   });
   // Integer nano-USD, the service's own money unit: no rounding ever. A float64 counter holds
   // integers exactly up to 2^53 nano-USD (about 9 million USD) per process lifetime; the ledger,
   // not this counter, is the record of money.
-  const creditIssued = new Counter({
+  const creditIssued = new CounterFamily({
     name: "encore_credit_issued_nano_usd_total",
     help: "Credit added to projects by player purchases (not sandbox), in nano-USD (1e-9 USD).",
-    registers,
-  });
-  const creditReversed = new Counter({
+    registry,
+  }).series({});
+  const creditReversed = new CounterFamily({
     name: "encore_credit_reversed_nano_usd_total",
     help: "Credit taken back from projects by refunds and chargebacks Steam reported (issue 15), by reversal kind, in nano-USD.",
-    labelNames: ["kind"] as const,
-    registers,
+    labelNames: ["kind"],
+    registry,
   });
-  const platformTotal = new Counter({
+  const platformTotal = new CounterFamily({
     name: "encore_platform_requests_total",
     help: "HTTP exchanges with a platform (each retry counts), by call and outcome (ok, refused, unavailable).",
-    labelNames: ["platform", "call", "outcome"] as const,
-    registers,
+    labelNames: ["platform", "call", "outcome"],
+    registry,
   });
-  const platformSeconds = new Histogram({
+  const platformSeconds = new HistogramFamily({
     name: "encore_platform_request_duration_seconds",
     help: "Duration of one HTTP exchange with a platform, by call and outcome.",
-    labelNames: ["platform", "call", "outcome"] as const,
+    labelNames: ["platform", "call", "outcome"],
     buckets: DURATION_BUCKETS,
-    registers,
+    registry,
   });
-  const rateLimitRefusals = new Counter({
+  const rateLimitRefusals = new CounterFamily({
     name: "encore_rate_limit_refusals_total",
     help: "Public calls refused with 429 (spec 8), by limit.",
-    labelNames: ["limit"] as const,
-    registers,
+    labelNames: ["limit"],
+    registry,
   });
-  const auditWriteFailures = new Counter({
+  const auditWriteFailures = new CounterFamily({
     name: "encore_audit_write_failures_total",
     help: "Audit events that could not be written after their call (each logged at error with the event).",
-    registers,
-  });
+    registry,
+  }).series({});
   // Only with Redis configured, like the pool below: an unlabelled gauge reads 0 from the start.
   const storeUp = sources.rateLimitStoreUp && {
     read: sources.rateLimitStoreUp,
@@ -212,29 +211,23 @@ export function createMetrics(sources: ScrapeSources): Metrics {
 
   return {
     rpc(method, code, seconds) {
-      const codeLabel = code === "ok" ? "ok" : codeName(code);
-      const key = `${method} ${codeLabel}`;
-      let series = rpcSeries.get(key);
-      if (series === undefined) {
-        const labels = { method, code: codeLabel };
-        series = { total: rpcTotal.labels(labels), seconds: rpcSeconds.labels(labels) };
-        rpcSeries.set(key, series);
-      }
-      series.total.inc();
-      series.seconds.observe(seconds);
+      const labels = { method, code: code === "ok" ? "ok" : codeName(code) };
+      rpcTotal.series(labels).inc();
+      rpcSeconds.series(labels).observe(seconds);
     },
     platformCall(platform, call, outcome, seconds) {
-      platformTotal.inc({ platform, call, outcome });
-      platformSeconds.observe({ platform, call, outcome }, seconds);
+      const labels = { platform, call, outcome };
+      platformTotal.series(labels).inc();
+      platformSeconds.series(labels).observe(seconds);
     },
     rateLimitRefused(limit) {
-      rateLimitRefusals.inc({ limit });
+      rateLimitRefusals.series({ limit }).inc();
     },
     auditWriteFailed() {
       auditWriteFailures.inc();
     },
     purchaseEnded(state, purchase) {
-      purchasesEnded.inc({ state, sandbox: String(purchase.sandbox) });
+      purchasesEnded.series({ state, sandbox: String(purchase.sandbox) }).inc();
       // Spec 1.6: a sandbox purchase ends CREDITED but moves no money.
       if (state === "CREDITED" && !purchase.sandbox) creditIssued.inc(Number(purchase.creditNanos));
     },
@@ -242,7 +235,7 @@ export function createMetrics(sources: ScrapeSources): Metrics {
       creditIssued.inc(Number(creditNanos));
     },
     creditReversed(kind, nanos) {
-      creditReversed.inc({ kind }, Number(nanos));
+      creditReversed.series({ kind }).inc(Number(nanos));
     },
     scrape: () => registry.metrics(),
     contentType: registry.contentType,
@@ -252,5 +245,11 @@ export function createMetrics(sources: ScrapeSources): Metrics {
 
 /** `not_found`, `resource_exhausted`...: the gRPC code names as Prometheus label values. */
 function codeName(code: Code): string {
-  return (Code[code] ?? "unknown").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+  let name = codeNames.get(code);
+  if (name === undefined) {
+    name = (Code[code] ?? "unknown").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+    codeNames.set(code, name);
+  }
+  return name;
 }
+const codeNames = new Map<Code, string>();
