@@ -31,7 +31,13 @@ interface Connection {
   address: string;
   session: http2.ServerHttp2Session | undefined;
   inFlight: number;
-  timer: NodeJS.Timeout | undefined;
+  /** While no request is in flight: when the connection closes, idle or without headers. */
+  idleUntil: number;
+  /** HTTP/1.1 while a request is in flight: what the socket had not sent at the last look... */
+  unsent: number;
+  /** ...and since when that amount has not moved. */
+  unsentSince: number;
+  watchesUnsent: boolean;
 }
 
 const kConnection = Symbol("connection");
@@ -45,23 +51,43 @@ type Tagged = net.Socket & { [kConnection]?: Connection };
  * has one deadline while no request is in flight (headers before the first request, idle after
  * it), each request one until its body has arrived, and each response one while the client
  * takes none of it (sendTimeoutMs). The caps refuse a connection at accept.
+ *
+ * The deadlines are numbers, looked at by one sweep a listener (as Node's own HTTP server checks
+ * its connections): a timer made and cleared per request and per idle spell was a few
+ * microseconds of every call. A deadline is kept to within a sweep's interval, a quarter of
+ * the shortest timeout and at most a second; no deadline is ever kept early.
  */
 export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard {
   const open = new Set<Connection>();
   const perAddress = new Map<string, number>();
   // Over TLS the TLS socket is a new object; it is matched to its TCP socket by the peer's port.
   const handshaking = new Map<string, Connection>();
-  const receiving = new Set<Req>();
+  /** Requests whose bodies may still be coming, with when they must have arrived. */
+  const receiving = new Map<Req, number>();
   let draining = false;
   let drained: (() => void) | undefined;
 
+  const sweepEveryMs = sweepInterval(policy);
+  let sweeping: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const now = performance.now();
+    for (const [req, deadline] of receiving) {
+      if (now < deadline) continue;
+      receiving.delete(req);
+      // A body that arrived but is not read (a GET's) never ends: the request is left alone.
+      if (!bodyArrived(req)) abandon(req);
+    }
+    for (const conn of open) {
+      if (now >= conn.idleUntil) closeIdle(conn);
+      else if (conn.inFlight > 0 && conn.watchesUnsent) watchUnsent(conn, now);
+    }
+  };
+
   const arm = (conn: Connection, ms: number) => {
-    clearTimeout(conn.timer);
-    conn.timer = setTimeout(() => closeIdle(conn), ms);
-    conn.timer.unref();
+    conn.idleUntil = performance.now() + ms;
   };
   const closeIdle = (conn: Connection) => {
-    clearTimeout(conn.timer);
+    conn.idleUntil = Number.POSITIVE_INFINITY;
     const { session } = conn;
     if (!session || session.destroyed) {
       conn.socket.destroy();
@@ -75,17 +101,17 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
   };
   // HTTP/1.1 while a request is in flight (issue 9): a client that stops reading holds its
   // responses, and the connection, for good otherwise. What the socket has not sent must go down
-  // within each sendTimeoutMs; a handler still working has nothing unsent and is left alone.
+  // within sendTimeoutMs; a handler still working has nothing unsent and is left alone.
   // Only bytes going out count: a client that keeps writing while it does not read is closed
   // too (over TLS its bytes are still read, which would keep Node's socket timeout from firing).
-  const watchUnsent = (conn: Connection) => {
-    let unsent = 0;
-    conn.timer = setInterval(() => {
-      const now = conn.socket.writableLength;
-      if (now > 0 && now === unsent) conn.socket.destroy();
-      unsent = now;
-    }, policy.sendTimeoutMs);
-    conn.timer.unref();
+  const watchUnsent = (conn: Connection, now: number) => {
+    const unsent = conn.socket.writableLength;
+    if (unsent === 0 || unsent !== conn.unsent) {
+      conn.unsent = unsent;
+      conn.unsentSince = now;
+    } else if (now - conn.unsentSince >= policy.sendTimeoutMs) {
+      conn.socket.destroy();
+    }
   };
   const settle = (conn: Connection) => {
     if (conn.inFlight > 0) return;
@@ -101,23 +127,38 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
         socket.destroy();
         return;
       }
-      const conn: Connection = { socket, address, session: undefined, inFlight: 0, timer: undefined };
+      const conn: Connection = {
+        socket,
+        address,
+        session: undefined,
+        inFlight: 0,
+        idleUntil: performance.now() + policy.headersTimeoutMs,
+        unsent: 0,
+        unsentSince: 0,
+        watchesUnsent: false,
+      };
       (socket as Tagged)[kConnection] = conn;
       open.add(conn);
       perAddress.set(address, fromAddress + 1);
       // Read now: a closed socket no longer knows its peer.
       const key = peerKey(socket);
       handshaking.set(key, conn);
+      if (sweeping === undefined) {
+        sweeping = setInterval(sweep, sweepEveryMs);
+        sweeping.unref();
+      }
       socket.once("close", () => {
-        clearTimeout(conn.timer);
         open.delete(conn);
-        if (open.size === 0) drained?.();
+        if (open.size === 0) {
+          clearInterval(sweeping);
+          sweeping = undefined;
+          drained?.();
+        }
         handshaking.delete(key);
         const left = (perAddress.get(address) ?? 1) - 1;
         if (left === 0) perAddress.delete(address);
         else perAddress.set(address, left);
       });
-      arm(conn, policy.headersTimeoutMs);
     },
     secured(tlsSocket) {
       const key = peerKey(tlsSocket);
@@ -137,21 +178,16 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
     request(req, res) {
       const conn = connectionOf(req);
       if (!conn) return;
+      const now = performance.now();
       if (conn.inFlight === 0) {
-        clearTimeout(conn.timer);
-        if (!("stream" in req)) watchUnsent(conn);
+        conn.idleUntil = Number.POSITIVE_INFINITY;
+        conn.watchesUnsent = !("stream" in req);
+        conn.unsent = 0;
+        conn.unsentSince = now;
       }
       conn.inFlight += 1;
       if (draining && req.httpVersionMajor === 1) res.setHeader("connection", "close");
-      // A body that arrived but is not read (a GET's) never ends: the request is left alone.
-      const body = setTimeout(() => bodyArrived(req) || abandon(req), policy.requestTimeoutMs);
-      body.unref();
-      receiving.add(req);
-      const received = () => {
-        clearTimeout(body);
-        receiving.delete(req);
-      };
-      req.once("end", received);
+      receiving.set(req, now + policy.requestTimeoutMs);
       // A reply sent before the request ended (a refusal of an oversized body): over HTTP/2
       // the client may be stuck on flow control, pushing a body nobody reads; CANCEL tells it
       // to stop, after the reply it already has (RFC 9113 8.1). Node's compatibility layer
@@ -171,7 +207,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
         });
       }
       res.once("close", () => {
-        received();
+        receiving.delete(req);
         conn.inFlight -= 1;
         // An HTTP/1.1 response may still be on its way out: end after it, never cut it.
         if (draining && !conn.session) {
@@ -189,7 +225,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
       if (open.size === 0) drained?.();
       // Nothing was done for a request whose body is still coming (every handler reads the
       // whole body first): it is cut off rather than let a slow client hold the drain.
-      for (const req of receiving) if (!bodyArrived(req)) abandon(req);
+      for (const req of receiving.keys()) if (!bodyArrived(req)) abandon(req);
       for (const conn of open) {
         if (conn.inFlight === 0) closeIdle(conn);
         else conn.session?.close();
@@ -197,6 +233,18 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
       return closed;
     },
   };
+}
+
+/** A quarter of the shortest timeout, between 10 ms and a second. */
+function sweepInterval(policy: ConnectionPolicy): number {
+  const shortest = Math.min(
+    policy.headersTimeoutMs,
+    policy.requestTimeoutMs,
+    policy.keepAliveTimeoutMs,
+    policy.http2IdleTimeoutMs,
+    policy.sendTimeoutMs,
+  );
+  return Math.min(1000, Math.max(10, Math.floor(shortest / 4)));
 }
 
 function connectionOf(req: Req): Connection | undefined {

@@ -78,6 +78,34 @@ describe("slow and idle clients (issue 9)", () => {
     expect((await server.rest("POST", "/v1/public/funding:get", { campaignKey: "nope" })).status).toBe(404);
   });
 
+  it("serves a client slow within every timeout: no deadline is kept early", async () => {
+    const port = server.port;
+    const lateHeaders = await openRawClient({ port });
+    const idleBetween = await openRawClient({ port });
+    idleBetween.socket.write(HEALTH);
+    await idleBetween.waitFor("ok\n");
+    const lateBody = await openRawClient({ port });
+    lateBody.socket.write(SLOW_BODY_HEAD);
+    // Not reading, so its responses back up in the service: nothing of them moves a while.
+    const pausedReader = await openRawClient({ port });
+    pausedReader.socket.pause();
+    pausedReader.socket.write(OPENAPI.repeat(100));
+
+    // 70 % of the headers, keep-alive and send timeouts (400 ms), then of the request's (600 ms).
+    await sleep(280);
+    lateHeaders.socket.write(HEALTH);
+    idleBetween.socket.write(HEALTH);
+    pausedReader.socket.resume();
+    await sleep(140);
+    lateBody.socket.write(JSON.stringify({ campaignKey: "nope" }).padEnd(500));
+
+    expect(await answered(lateHeaders, 1)).toBe(1);
+    expect(await answered(idleBetween, 2)).toBe(2);
+    expect(await lateBody.waitFor("}")).toMatch(/^HTTP\/1\.1 404/);
+    expect(await answered(pausedReader, 100)).toBe(100);
+    for (const client of [lateHeaders, idleBetween, lateBody, pausedReader]) client.destroy();
+  });
+
   it("drops responses a client stopped reading, pipelined over HTTP/1.1 and on an HTTP/2 stream, while serving others", async () => {
     const pipelined = await openRawClient({ port: server.port });
     pipelined.socket.pause();
@@ -317,3 +345,14 @@ describe("slow clients over TLS (issue 9)", () => {
     session.destroy();
   });
 });
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** How many 200 answers the client has, once it has `wanted` or a few seconds passed. */
+async function answered(client: RawClient, wanted: number): Promise<number> {
+  const count = () => client.received().split("HTTP/1.1 200 ").length - 1;
+  for (let i = 0; i < 200 && count() < wanted && !client.socket.destroyed; i++) await sleep(25);
+  return count();
+}
