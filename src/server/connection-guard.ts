@@ -188,10 +188,10 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
       conn.inFlight += 1;
       if (draining && req.httpVersionMajor === 1) res.setHeader("connection", "close");
       receiving.set(req, now + policy.requestTimeoutMs);
-      // Let go of the request once its body is in, not only at the response: this long-lived
-      // map holding every request to its end kept them alive across young-generation
-      // collections, and V8 promoted them with what they hold (docs/performance.md: the hot
-      // campaign's RSS grew 4.5 MB a second instead of 0.5).
+      // Out of the map once its body is in, not only at the response: held here to the end,
+      // the calls' objects were promoted out of V8's young generation under the purchase load
+      // (the hot campaign's RSS grew 4.5 MB a second instead of 0.5; docs/performance.md,
+      // "Counters and deadlines without per-call work").
       req.once("end", () => receiving.delete(req));
       // A reply sent before the request ended (a refusal of an oversized body): over HTTP/2
       // the client may be stuck on flow control, pushing a body nobody reads; CANCEL tells it
