@@ -37,7 +37,6 @@ interface Connection {
   unsent: number;
   /** ...and since when that amount has not moved. */
   unsentSince: number;
-  watchesUnsent: boolean;
 }
 
 const kConnection = Symbol("connection");
@@ -79,7 +78,8 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
     }
     for (const conn of open) {
       if (now >= conn.idleUntil) closeIdle(conn);
-      else if (conn.inFlight > 0 && conn.watchesUnsent) watchUnsent(conn, now);
+      // HTTP/1.1 alone: an HTTP/2 stream has its own send timeout (request, below).
+      else if (conn.inFlight > 0 && !conn.session) watchUnsent(conn, now);
     }
   };
 
@@ -135,7 +135,6 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
         idleUntil: performance.now() + policy.headersTimeoutMs,
         unsent: 0,
         unsentSince: 0,
-        watchesUnsent: false,
       };
       (socket as Tagged)[kConnection] = conn;
       open.add(conn);
@@ -181,7 +180,6 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
       const now = performance.now();
       if (conn.inFlight === 0) {
         conn.idleUntil = Number.POSITIVE_INFINITY;
-        conn.watchesUnsent = !("stream" in req);
         conn.unsent = 0;
         conn.unsentSince = now;
       }
