@@ -1,4 +1,5 @@
 import http2 from "node:http2";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
@@ -345,10 +346,6 @@ describe("slow clients over TLS (issue 9)", () => {
     session.destroy();
   });
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** How many 200 answers the client has, once it has `wanted` or a few seconds passed. */
 async function answered(client: RawClient, wanted: number): Promise<number> {
