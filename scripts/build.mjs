@@ -72,6 +72,7 @@ export async function build() {
     },
     sourcemap: true,
     logLevel: "warning",
+    plugins: [queryCompilerFromFile],
   });
   for (const output of Object.keys(bundled.metafile.outputs)) {
     if (output.endsWith(".js")) asciiOnly(new URL(output, root));
@@ -79,6 +80,7 @@ export async function build() {
   rmSync(new URL("prisma/", dist), { recursive: true, force: true });
   mkdirSync(new URL("prisma/", dist), { recursive: true });
   cpSync(new URL("prisma/migrations/", root), new URL("prisma/migrations/", dist), { recursive: true });
+  await writeQueryCompilerWasm();
   // The OpenAPI document the service serves at /openapi.json (src/app.ts reads ../openapi/).
   cpSync(new URL("openapi/", root), new URL("openapi/", dist), { recursive: true });
   // The browser store page `npm run dev` serves (src/dev/store-page-server.ts), without its tests.
@@ -92,6 +94,38 @@ export async function build() {
   if (embeddedDatabaseImage() !== 0) return 1;
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
   return 0;
+}
+
+// Prisma's generated client imports its query compiler as a module whose one export is the
+// WebAssembly in base64 (2.3 MB), and V8 keeps that module's source and the string for the life of
+// the process: 4.6 MB of heap the service never reads again. The service's bundle compiles the
+// binary from dist/prisma/ instead (docs/performance.md, Memory); the other entries keep Prisma's
+// loader. The build fails should Prisma's generated loader change shape.
+const QUERY_COMPILER_LOADER =
+  /const \{ wasm \} = await import\("@prisma\/client\/runtime\/(query_compiler_\w+_bg\.\w+)\.wasm-base64\.mjs"\);\s*return await decodeBase64AsWasm\(wasm\);/;
+let queryCompilerModule;
+
+const queryCompilerFromFile = {
+  name: "query-compiler-from-file",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]gen[\\/]prisma[\\/]internal[\\/]class\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const loader = QUERY_COMPILER_LOADER.exec(source);
+      if (!loader) throw new Error(`${args.path}: Prisma's query compiler loader is not of the known shape`);
+      queryCompilerModule = loader[1];
+      // The bundle's chunks sit in dist/src/, the binary in dist/prisma/.
+      const fromFile = `const { readFile } = await import("node:fs/promises");
+        return new WebAssembly.Module(await readFile(new URL("../prisma/${queryCompilerModule}.wasm", import.meta.url)));`;
+      return { contents: source.replace(QUERY_COMPILER_LOADER, fromFile), loader: "js" };
+    });
+  },
+};
+
+/** The query compiler the bundle loads, decoded from the installed Prisma's base64 module. */
+async function writeQueryCompilerWasm() {
+  if (!queryCompilerModule) throw new Error("the bundle did not load Prisma's generated client");
+  const { wasm } = await import(`@prisma/client/runtime/${queryCompilerModule}.wasm-base64.mjs`);
+  writeFileSync(new URL(`prisma/${queryCompilerModule}.wasm`, dist), Buffer.from(wasm, "base64"));
 }
 
 /**
