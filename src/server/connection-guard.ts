@@ -54,7 +54,8 @@ type Tagged = net.Socket & { [kConnection]?: Connection };
  * The deadlines are numbers, looked at by one sweep a listener (as Node's own HTTP server checks
  * its connections): a timer made and cleared per request and per idle spell was a few
  * microseconds of every call. A deadline is kept to within a sweep's interval, a quarter of
- * the shortest timeout and at most a second; no deadline is ever kept early.
+ * the shortest timeout and at most a second; no deadline is ever kept early, and time in which
+ * the service itself did not run is not counted.
  */
 export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard {
   const open = new Set<Connection>();
@@ -68,8 +69,16 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
 
   const sweepEveryMs = sweepInterval(policy);
   let sweeping: NodeJS.Timeout | undefined;
+  let lastSweep = 0;
   const sweep = () => {
     const now = performance.now();
+    // A sweep this late means the service's own thread did not run (a long collection, a starved
+    // core): nothing a client sent could be read, nor anything sent to it, and the sweep runs
+    // before the bytes waiting in the kernel are. The deadlines move on by that time rather than
+    // count it against the clients.
+    const stalledMs = now - lastSweep - sweepEveryMs;
+    if (stalledMs > sweepEveryMs) postpone(stalledMs);
+    lastSweep = now;
     for (const [req, deadline] of receiving) {
       if (now < deadline) continue;
       receiving.delete(req);
@@ -83,6 +92,13 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
     }
   };
 
+  const postpone = (ms: number) => {
+    for (const [req, deadline] of receiving) receiving.set(req, deadline + ms);
+    for (const conn of open) {
+      conn.idleUntil += ms;
+      conn.unsentSince += ms;
+    }
+  };
   const arm = (conn: Connection, ms: number) => {
     conn.idleUntil = performance.now() + ms;
   };
@@ -105,7 +121,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
   // Only bytes going out count: a client that keeps writing while it does not read is closed
   // too (over TLS its bytes are still read, which would keep Node's socket timeout from firing).
   const watchUnsent = (conn: Connection, now: number) => {
-    const unsent = conn.socket.writableLength;
+    const unsent = unsentBytes(conn.socket);
     if (unsent === 0 || unsent !== conn.unsent) {
       conn.unsent = unsent;
       conn.unsentSince = now;
@@ -143,6 +159,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
       const key = peerKey(socket);
       handshaking.set(key, conn);
       if (sweeping === undefined) {
+        lastSweep = performance.now();
         sweeping = setInterval(sweep, sweepEveryMs);
         sweeping.unref();
       }
@@ -260,6 +277,17 @@ function connectionOf(req: Req): Connection | undefined {
 function abandon(req: Req): void {
   if ("stream" in req) req.stream.close(http2.constants.NGHTTP2_CANCEL);
   else req.socket.destroy();
+}
+
+/**
+ * What the socket has not handed to the kernel yet: its buffer, and what is left of the write
+ * in progress. The buffer counts a write whole until all of it is out, so a client reading one
+ * large response slowly would look stuck by the buffer alone; libuv's `writeQueueSize` falls as
+ * the kernel takes each part (Node's own socket timeout reads it for the same reason).
+ */
+function unsentBytes(socket: net.Socket): number {
+  const handle = (socket as net.Socket & { _handle?: { writeQueueSize?: number } | null })._handle;
+  return socket.writableLength + (handle?.writeQueueSize ?? 0);
 }
 
 function endAfterWrites(socket: net.Socket): void {

@@ -107,6 +107,28 @@ describe("slow and idle clients (issue 9)", () => {
     for (const client of [lateHeaders, idleBetween, lateBody, pausedReader]) client.destroy();
   });
 
+  it("does not count a stall of the service itself against its clients", async () => {
+    const port = server.port;
+    const idleBetween = await openRawClient({ port });
+    idleBetween.socket.write(HEALTH);
+    await idleBetween.waitFor("ok\n");
+    const pausedReader = await openRawClient({ port });
+    pausedReader.socket.pause();
+    pausedReader.socket.write(OPENAPI.repeat(100));
+
+    // Each asks again, or reads again, at 70 % of its timeout (400 ms)...
+    await sleep(280);
+    idleBetween.socket.write(HEALTH);
+    pausedReader.socket.resume();
+    // ...just as the service's thread stops for longer than any timeout (a long collection, a
+    // starved core): what they sent waits in the kernel, and the next sweep runs before it is read.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
+
+    expect(await answered(idleBetween, 2)).toBe(2);
+    expect(await answered(pausedReader, 100)).toBe(100);
+    for (const client of [idleBetween, pausedReader]) client.destroy();
+  });
+
   it("drops responses a client stopped reading, pipelined over HTTP/1.1 and on an HTTP/2 stream, while serving others", async () => {
     const pipelined = await openRawClient({ port: server.port });
     pipelined.socket.pause();
