@@ -85,6 +85,10 @@ export async function measureStartToReady(warmStarts: number, databaseUrl?: stri
   }
 }
 
+// A service that listens but never gets ready (a database it cannot open, a query compiler that
+// fails to load) kept the bench polling /readyz for good; 60 s is some 20 times the slowest start.
+const READY_WITHIN_MS = 60_000;
+
 async function startOnce(spawnService: () => Child): Promise<StartTime> {
   const started = performance.now();
   const child = spawnService();
@@ -102,7 +106,12 @@ async function startOnce(spawnService: () => Child): Promise<StartTime> {
     });
     const pid = serviceOf(child.pid ?? 0);
     servicePid = pid;
-    while ((await fetch(`${url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 5));
+    while ((await fetch(`${url}/readyz`)).status !== 200) {
+      if (performance.now() - started > READY_WITHIN_MS) {
+        throw new Error(`the service was not ready ${READY_WITHIN_MS / 1000} s after its start`);
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
     const ms = performance.now() - started;
     const service = cpuOf(`/proc/${pid}/stat`);
     // Under `npm start` the service is npm's child (exec): npm's own CPU and that of the
