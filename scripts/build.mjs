@@ -99,8 +99,9 @@ export async function build() {
 // Prisma's generated client imports its query compiler as a module whose one export is the
 // WebAssembly in base64 (2.3 MB), and V8 keeps that module's source and the string for the life of
 // the process: 4.6 MB of heap the service never reads again. The service's bundle compiles the
-// binary from dist/prisma/ instead (docs/performance.md, Memory); the other entries keep Prisma's
-// loader. The build fails should Prisma's generated loader change shape.
+// binary from dist/prisma/ instead (docs/performance.md, "The query compiler from its binary, and
+// order ids from a pool"); the other entries keep Prisma's loader. The build fails should Prisma's
+// generated loader change shape.
 const QUERY_COMPILER_LOADER =
   /const \{ wasm \} = await import\("@prisma\/client\/runtime\/(query_compiler_\w+_bg\.\w+)\.wasm-base64\.mjs"\);\s*return await decodeBase64AsWasm\(wasm\);/;
 let queryCompilerModule;
