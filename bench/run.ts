@@ -260,7 +260,7 @@ async function measurePurchases(
       peakRssMb: stats.peakRssBytes / 2 ** 20,
       cpuMsPerOp: stats.cpuMs / load.purchases,
       userShare: stats.userCpuMs / stats.cpuMs,
-      // Counted only where the service runs in the target's own process.
+      // Counted where the service runs alone in its process (its probe counts them: targets.ts).
       queriesPerOp: target === "purchase-service" ? stats.queries / load.purchases : undefined,
     };
   } finally {

@@ -35,35 +35,42 @@ const cpuSince = (before: NodeJS.CpuUsage): NodeJS.CpuUsage => {
 };
 
 let markedCpu = cpuUsage();
-let markedQueries = started.queryCount?.() ?? 0;
+let markedQueries = (await started.queryCount?.()) ?? 0;
 let rssSamples: number[] = [];
 const sampler = setInterval(() => rssSamples.push(rss()), 250);
 sampler.unref();
 
 const profileDir = process.env.BENCH_CPU_PROF;
-const profiler = profileDir ? new Session() : undefined;
+// A service in a process of its own profiles itself (started.profile); one in this process, here.
+const profiler = profileDir && !started.profile ? new Session() : undefined;
 profiler?.connect();
 let profiling = false;
 let perf: PerfRecording | undefined;
 
 process.on("message", async (message: { type: string }) => {
   if (message.type === "mark") {
-    if (profiler && !profiling) {
-      await profiler.post("Profiler.enable");
-      await profiler.post("Profiler.start");
+    if (profileDir && !profiling) {
+      if (profiler) {
+        await profiler.post("Profiler.enable");
+        await profiler.post("Profiler.start");
+      } else await started.profile?.start();
       profiling = true;
     }
     perf ??= startPerfRecording(name, started.pids?.() ?? [process.pid]);
     markedCpu = cpuUsage();
-    markedQueries = started.queryCount?.() ?? 0;
+    markedQueries = (await started.queryCount?.()) ?? 0;
     rssSamples = [rss()];
     process.send?.({ type: "marked" });
   }
   if (message.type === "stats") {
-    if (profiler && profileDir && profiling) {
+    if (profileDir && profiling) {
       profiling = false;
-      const { profile } = await profiler.post("Profiler.stop");
-      writeFileSync(join(profileDir, `${name}-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      const pid = started.pids?.()[0] ?? process.pid;
+      const file = join(profileDir, `${name}-${pid}-${Date.now()}.cpuprofile`);
+      if (profiler) {
+        const { profile } = await profiler.post("Profiler.stop");
+        writeFileSync(file, JSON.stringify(profile));
+      } else await started.profile?.stop(file);
     }
     await perf?.stop();
     perf = undefined;
@@ -75,7 +82,7 @@ process.on("message", async (message: { type: string }) => {
       userCpuMs: cpu.user / 1000,
       peakRssBytes: Math.max(...rssSamples),
       lastRssBytes: rssSamples[rssSamples.length - 1],
-      queries: (started.queryCount?.() ?? 0) - markedQueries,
+      queries: ((await started.queryCount?.()) ?? 0) - markedQueries,
     });
   }
   if (message.type === "stop") {

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,7 @@ import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { perfNodeOptions } from "./perf-record.js";
 import { childPidsOf } from "./process-cpu.js";
+import type { ProbeAnswer, ProbeRequest } from "./service-probe.js";
 
 const MASTER_KEY = Buffer.alloc(32, 7);
 
@@ -54,16 +55,21 @@ export interface StartedTarget {
   /** For "purchase-service": BENCH_CAMPAIGNS campaigns ready to sell through BENCH_STEAM_URL's simulator. */
   shops?: BenchShop[];
   /** SQL statements sent to PostgreSQL so far (every round trip, BEGIN and COMMIT included). */
-  queryCount?: () => number;
+  queryCount?: () => Promise<number>;
   /** When the target is other processes than this one (the service as `npm start` runs it). */
   pids?: () => number[];
+  /**
+   * The V8 CPU profile of a measured interval of a service in a process of its own (with
+   * BENCH_CPU_PROF; service-probe.ts); a target in this process is profiled by target-process.ts.
+   */
+  profile?: { start(): Promise<void>; stop(file: string): Promise<void> };
   stop?: () => Promise<void>;
 }
 
 // Counts every statement the pg driver sends (Prisma's adapter and raw queries alike): the
 // service's round trips to the database, without pg_stat_statements (not preloaded here).
 let queries = 0;
-const queryCount = () => queries;
+const queryCount = () => Promise.resolve(queries);
 watchStatements(() => {
   queries += 1;
 });
@@ -89,10 +95,15 @@ export async function startTarget(name: TargetName): Promise<StartedTarget> {
     });
     return { port: await listen(http.createServer(handler)), campaignKey: "" };
   }
+  const purchases = name === "purchase-service" || name === "purchase-service-workers";
   if (name === "service-workers" || name === "purchase-service-workers") {
-    return startServiceProcess(name === "purchase-service-workers");
+    return startServiceProcess(purchases, process.env.BENCH_WORKERS ?? String(availableParallelism()));
   }
-  return startService(name === "purchase-service");
+  // The service as operators run it, in one process, wherever it can be (PostgreSQL): the bundle
+  // npm start runs, without this process's seeding and bench code beside it (docs/performance.md,
+  // "The service as npm start runs it"). On PGlite, in this process.
+  if (process.env.BENCH_DATABASE_URL) return startServiceProcess(purchases, "1");
+  return startService(purchases);
 }
 
 // Outstanding grows with every credit and nothing settles it during a run.
@@ -161,30 +172,61 @@ async function startService(purchases: boolean): Promise<StartedTarget> {
   };
 }
 
-// The service's own entry, next to this file's folder in dist/.
+// The service's own entry, next to this file's folder in dist/, and the probe it carries in the bench.
 const SERVICE_ENTRY = fileURLToPath(new URL("../src/main.js", import.meta.url));
+const SERVICE_PROBE = new URL(`./service-probe${import.meta.url.slice(-3)}`, import.meta.url).href;
+
+/**
+ * Asks the service's probe, one request at a time (an answer names no request), and answers the
+ * statements it has counted.
+ */
+function askProbe(service: ChildProcess): (request: ProbeRequest) => Promise<number> {
+  const ask = (request: ProbeRequest) =>
+    new Promise<number>((resolve, reject) => {
+      const onExit = () => reject(new Error("the service exited before its probe answered"));
+      service.once("exit", onExit);
+      service.once("message", (answer: ProbeAnswer) => {
+        service.off("exit", onExit);
+        resolve(answer.statements);
+      });
+      service.send(request);
+    });
+  let previous: Promise<unknown> = Promise.resolve();
+  return (request) => {
+    const next = previous.catch(() => undefined).then(() => ask(request));
+    previous = next;
+    return next;
+  };
+}
 
 /**
  * The service as an operator runs it on this machine: `node dist/src/main.js` with npm start's
- * node options and WORKERS
- * (BENCH_WORKERS, default one a core), a primary and its workers, on a database of its own on
- * BENCH_DATABASE_URL's server (WORKERS needs PostgreSQL). Measured as all of its processes.
+ * node options and `workers` (one: the service alone in its process; more: a primary and its
+ * workers), on a database of its own on BENCH_DATABASE_URL's server. Measured as all of its
+ * processes. Alone, it carries service-probe.ts, which counts its statements and profiles a
+ * measured interval; with workers, their statements are not counted.
  */
-async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
+async function startServiceProcess(purchases: boolean, workers: string): Promise<StartedTarget> {
   const { db, campaign, shops } = await seedBenchDatabase(purchases);
-  if (db.target.kind !== "postgres") throw new Error("the service-workers target needs BENCH_DATABASE_URL");
+  if (db.target.kind !== "postgres") throw new Error("the service as a process needs BENCH_DATABASE_URL");
   const port = await freePort();
-  // With BENCH_CPU_PROF each process (the primary and every worker) writes its profile there when
-  // it exits: from its start, not the measured interval alone as the in-process targets' do. With
-  // BENCH_PERF each writes the map of its functions perf reads (the recording: target-process.ts).
+  const alone = workers === "1";
+  // With BENCH_CPU_PROF, a primary and its workers each write their profile there when they
+  // exit: from their start, not the measured interval alone, as the probe profiles a service
+  // alone. With BENCH_PERF each writes the map of its functions perf reads (the recording:
+  // target-process.ts).
   const profileDir = process.env.BENCH_CPU_PROF;
-  const profiling = [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), ...perfNodeOptions()];
+  const profiling = [
+    ...(profileDir && !alone ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+    ...(alone ? ["--import", SERVICE_PROBE] : []),
+    ...perfNodeOptions(),
+  ];
   const service = spawn(process.execPath, [...profiling, ...serviceNodeOptions(), SERVICE_ENTRY], {
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", "inherit", "inherit", ...(alone ? (["ipc"] as const) : [])],
     env: {
       PATH: process.env.PATH ?? "",
       ...benchEnv(),
-      WORKERS: process.env.BENCH_WORKERS ?? String(availableParallelism()),
+      WORKERS: workers,
       DATABASE_URL: db.target.url,
       ENCORE_MASTER_KEY: MASTER_KEY.toString("base64"),
       OPERATOR_TOKEN: "bench-operator-token-0123456789",
@@ -198,11 +240,19 @@ async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
   // Ready means every worker is up; none is replaced during a run.
   const pid = service.pid ?? 0;
   const pids = [pid, ...childPidsOf(pid)];
+  const probe = alone ? askProbe(service) : undefined;
   return {
     port,
     campaignKey: campaign.campaignKey,
     shops,
     pids: () => pids,
+    ...(probe && {
+      queryCount: () => probe({ type: "probe:statements" }),
+      profile: {
+        start: () => probe({ type: "probe:profile-start" }).then(() => undefined),
+        stop: (file: string) => probe({ type: "probe:profile-stop", file }).then(() => undefined),
+      },
+    }),
     async stop() {
       service.kill("SIGTERM");
       await exited;
