@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 // BENCH_PERF=<dir>: Linux perf's on-CPU profile of a target's measured interval. V8's own
@@ -20,6 +19,13 @@ export function perfNodeOptions(): string[] {
   return perfDir ? ["--perf-basic-prof"] : [];
 }
 
+const NO_PERF = "BENCH_PERF needs Linux perf on the PATH (Debian: apt-get install linux-perf)";
+
+/** Throws before anything is measured when BENCH_PERF is set and perf cannot be run. */
+export function checkPerfAvailable(): void {
+  if (perfDir && spawnSync("perf", ["--version"], { stdio: "ignore" }).error) throw new Error(NO_PERF);
+}
+
 export interface PerfRecording {
   /** Ends the recording; resolves once perf has written its file. */
   stop(): Promise<void>;
@@ -32,7 +38,11 @@ export function startPerfRecording(label: string, pids: number[]): PerfRecording
   const perf: ChildProcess = spawn("perf", ["record", "-g", "-F", "999", "-p", pids.join(","), "-o", output], {
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const exited = once(perf, "exit");
+  // Should perf go missing after checkPerfAvailable, say so rather than "spawn perf ENOENT".
+  const exited = new Promise<void>((resolve, reject) => {
+    perf.once("exit", () => resolve());
+    perf.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "ENOENT" ? new Error(NO_PERF) : error));
+  });
   return {
     async stop() {
       // perf writes its file on SIGINT, as on Ctrl-C.

@@ -7,7 +7,7 @@ import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { withoutBuildCheck } from "./child-exec-argv.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
-import { perfNodeOptions } from "./perf-record.js";
+import { checkPerfAvailable, perfNodeOptions } from "./perf-record.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
 import { isLocalServer, postgresCpuMs, postgresCpuSince, processCpuMs } from "./process-cpu.js";
 import { mintPlayers, percentile, runPurchaseLoad } from "./purchase-load.js";
@@ -50,6 +50,7 @@ const memoryCgroup = process.env.BENCH_MEMORY_LIMIT_MB
   : undefined;
 process.on("exit", () => memoryCgroup?.remove());
 const mode = process.argv[2] ?? "all";
+checkPerfAvailable();
 // Each read connection from an address of its own, as from that many players.
 spreadLoopbackClients(CONNECTIONS);
 
@@ -145,7 +146,6 @@ interface TargetStats {
   cpuMs: number;
   userCpuMs: number;
   peakRssBytes: number;
-  lastRssBytes: number;
   queries: number;
 }
 
@@ -236,7 +236,7 @@ async function measurePurchases(
     const loadBefore = process.cpuUsage();
     const sampler = onRss
       ? setInterval(
-          () => void ask<TargetStats>(child, "stats", "stats").then((s) => onRss(s.lastRssBytes / 2 ** 20)),
+          () => void ask<{ rssBytes: number }>(child, "rss", "rss").then((s) => onRss(s.rssBytes / 2 ** 20)),
           10_000,
         )
       : undefined;
@@ -562,8 +562,8 @@ async function soak(): Promise<void> {
         connections: CONNECTIONS,
         amount: step,
       });
-      const stats = await ask<TargetStats>(child, "stats", "stats");
-      console.log(`  ${done + step} requests: RSS ${(stats.lastRssBytes / 2 ** 20).toFixed(0)} MB`);
+      const { rssBytes } = await ask<{ rssBytes: number }>(child, "rss", "rss");
+      console.log(`  ${done + step} requests: RSS ${(rssBytes / 2 ** 20).toFixed(0)} MB`);
     }
   } finally {
     await stopChild(child);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
+import { withoutBuildCheck } from "./child-exec-argv.js";
 
 // The service's entry beside this module: dist/src/main.js when the benchmark runs built (npm run
 // bench), src/main.ts under a TypeScript loader.
@@ -61,8 +62,10 @@ export async function measureStartToReady(warmStarts: number, databaseUrl?: stri
       OPERATOR_TOKEN: "bench-operator-token-0123456789",
     }),
   };
+  // Plain node as the image runs it: the parent's loader, if any, but not the build check that
+  // `npm run bench` preloads (until 2026-11-28 every plain start ran it too).
   const node = () =>
-    spawn(process.execPath, [...process.execArgv, ...serviceNodeOptions(), MAIN], {
+    spawn(process.execPath, [...withoutBuildCheck(process.execArgv), ...serviceNodeOptions(), MAIN], {
       env,
       stdio: ["ignore", "pipe", "inherit"],
     });

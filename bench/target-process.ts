@@ -7,7 +7,7 @@ import { startTarget, type TargetName } from "./targets.js";
 
 // Child process: starts one target, tells the parent its port, and measures itself on request:
 // "mark" starts a measured interval (CPU time, RSS samples, SQL statements sent), "stats" ends
-// it and reports. With BENCH_CPU_PROF=<dir>, the measured interval's V8 CPU profile is written
+// it and reports, "rss" answers the RSS of the moment. With BENCH_CPU_PROF=<dir>, the measured interval's V8 CPU profile is written
 // there (as node --cpu-prof would, but without the start and the seeding); with BENCH_PERF=<dir>,
 // Linux perf's on-CPU profile of the interval, of every process the target is (perf-record.ts).
 const name = process.argv[2] as TargetName;
@@ -81,10 +81,12 @@ process.on("message", async (message: { type: string }) => {
       cpuMs: (cpu.user + cpu.system) / 1000,
       userCpuMs: cpu.user / 1000,
       peakRssBytes: Math.max(...rssSamples),
-      lastRssBytes: rssSamples[rssSamples.length - 1],
       queries: ((await started.queryCount?.()) ?? 0) - markedQueries,
     });
   }
+  // The RSS of the moment, without ending a measured interval (the soak's curve: a profile or a
+  // perf recording of the soak goes on to its end).
+  if (message.type === "rss") process.send?.({ type: "rss", rssBytes: rss() });
   if (message.type === "stop") {
     void (started.stop?.() ?? Promise.resolve()).finally(() => process.exit(0));
   }
