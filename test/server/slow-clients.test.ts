@@ -116,8 +116,10 @@ describe("slow and idle clients (issue 9)", () => {
     pausedReader.socket.pause();
     pausedReader.socket.write(OPENAPI.repeat(100));
 
-    // Each asks again, or reads again, at 70 % of its timeout (400 ms)...
-    await sleep(280);
+    // Each asks again, or reads again, well within its timeout (400 ms: under a loaded machine's
+    // delays the test itself may take a further 100 to 200 ms to get here, and 70 % of the
+    // timeout once left too little for them)...
+    await sleep(100);
     idleBetween.socket.write(HEALTH);
     pausedReader.socket.resume();
     // ...just as the service's thread stops for longer than any timeout (a long collection, a
