@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { helperJob, ownerOf, summarise } from "../../bench/perf-summary.js";
+import { helperJob, ownerOf, sourceMapsBeside, summarise } from "../../bench/perf-summary.js";
 
 describe("perf-summary", () => {
   it("names a JavaScript frame's package, our module or node's own module", () => {
@@ -15,6 +18,24 @@ describe("perf-summary", () => {
     expect(ownerOf("JS:*clearBuffer node:internal/streams/writable:744:21 (/tmp/perf-1.map)")).toBe(
       "node:internal/streams/writable",
     );
+  });
+
+  it("names the module a frame of the bundle came from, by the bundle's source map", () => {
+    const dir = mkdtempSync(join(tmpdir(), "encore-perf-summary-"));
+    try {
+      const bundle = join(dir, "serve-ABCDEFGH.js");
+      // Generated line 1 from src/transcode/respond.ts, line 2 from a bundled package.
+      const sources = ["../../src/transcode/respond.ts", "../../node_modules/@connectrpc/connect/dist/esm/x.js"];
+      writeFileSync(`${bundle}.map`, JSON.stringify({ version: 3, sources, names: [], mappings: "AAAA;ACAA" }));
+      const sourceOf = sourceMapsBeside();
+      expect(ownerOf(`JS:*sendJson file://${bundle}:1:1 (/tmp/perf-1.map)`, sourceOf)).toBe("src/transcode/respond");
+      expect(ownerOf(`JS:*unary file://${bundle}:2:1 (/tmp/perf-1.map)`, sourceOf)).toBe("@connectrpc/connect");
+      // A built file without a map keeps its own name.
+      const other = join(dir, "dist/src/chunk-ZYXWVUTS.js");
+      expect(ownerOf(`JS:*run file://${other}:1:1 (/tmp/perf-1.map)`, sourceOf)).toBe("src/chunk-ZYXWVUTS");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("tells V8's compiler threads from its collector's", () => {
