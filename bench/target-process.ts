@@ -5,11 +5,12 @@ import { type PerfRecording, startPerfRecording } from "./perf-record.js";
 import { processRssBytes, processTimes } from "./process-cpu.js";
 import { startTarget, type TargetName } from "./targets.js";
 
-// Child process: starts one target, tells the parent its port, and measures itself on request:
-// "mark" starts a measured interval (CPU time, RSS samples, SQL statements sent), "stats" ends
-// it and reports, "rss" answers the RSS of the moment. With BENCH_CPU_PROF=<dir>, the measured interval's V8 CPU profile is written
-// there (as node --cpu-prof would, but without the start and the seeding); with BENCH_PERF=<dir>,
-// Linux perf's on-CPU profile of the interval, of every process the target is (perf-record.ts).
+// Child process: starts one target, tells the parent its port, and measures the target on
+// request: "mark" starts a measured interval (CPU time, RSS samples, SQL statements sent),
+// "stats" ends it and reports, "rss" answers the RSS of the moment. With BENCH_CPU_PROF=<dir>,
+// the measured interval's V8 CPU profile is written there (as node --cpu-prof would, but without
+// the start and the seeding); with BENCH_PERF=<dir>, Linux perf's on-CPU profile of the interval,
+// of every process the target is (perf-record.ts).
 const name = process.argv[2] as TargetName;
 const started = await startTarget(name);
 process.send?.({ type: "ready", port: started.port, campaignKey: started.campaignKey, shops: started.shops });
