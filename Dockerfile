@@ -44,8 +44,9 @@ EXPOSE 8080 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node itself is PID 1 (exec form, no npm or shell in between): it gets SIGTERM, drains and exits.
-# --max-semi-space-size=16: V8's young generation as it is on a machine with 4 GB or more. Under a
+# --max-semi-space-size=8: V8's young generation as it is on a machine with 2 GB. Under a
 # container's memory limit V8 shrinks it (1 MB a semi-space at 512 Mi), and a purchase then
-# costs 17 to 27 % more CPU (docs/performance.md, "The young generation in a container").
+# costs 17 to 27 % more CPU; 16 MB, its size from 4 GB, costs some 12 MB more for no CPU to
+# measure (docs/performance.md, "The young generation in a container").
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=16", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]

@@ -1,10 +1,11 @@
 /**
- * Below 4 GB of memory (a container's limit, or the machine's) node has V8 size its young
- * generation down with it, to a 1 MB semi-space at 512 MB, and a purchase then costs 17 to 27 %
- * more CPU (docs/performance.md, "The young generation in a container"). The image and
- * `npm start` pass `--max-semi-space-size`; a service started another way is told at start.
+ * Below 2 GB of memory (a container's limit, or the machine's) node has V8 size its young
+ * generation under the 8 MB semi-space the service runs with, down to 1 MB at 512 MB, and a
+ * purchase then costs 17 to 27 % more CPU (docs/performance.md, "The young generation in a
+ * container"). The image and `npm start` pass `--max-semi-space-size`; a service started another
+ * way is told at start.
  */
-const FULL_SIZE_FROM_BYTES = 4 * 2 ** 30;
+const FULL_SIZE_FROM_BYTES = 2 * 2 ** 30;
 // V8 takes its flags with dashes or underscores alike.
 const SEMI_SPACE_OPTION = /(^|\s)--max[-_]semi[-_]space[-_]size(=|\s)/;
 
@@ -33,6 +34,6 @@ export function smallYoungGeneration(memory: NodeMemory): SmallYoungGeneration |
   const memoryMb = Math.round(limit / 2 ** 20);
   return {
     memoryMb,
-    message: `V8 sized its young generation by this process's ${memoryMb} MB of memory, and every purchase costs more CPU for it: start node with --max-semi-space-size=16, as the image and npm start do (docs/deploy.md)`,
+    message: `V8 sized its young generation by this process's ${memoryMb} MB of memory, and every purchase costs more CPU for it: start node with --max-semi-space-size=8, as the image and npm start do (docs/deploy.md)`,
   };
 }

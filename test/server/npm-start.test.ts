@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { serviceNodeOptions } from "../support/service-node-options.js";
 import { freshDataDir, waitFor } from "../support/service-process.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -51,7 +52,7 @@ describe("npm start", { timeout: 240_000 }, () => {
       // young generation at its full size, as the image runs it (docs/deploy.md, Memory).
       expect(readFileSync(`/proc/${servicePid}/cmdline`, "utf8").split("\0")).toEqual([
         "node",
-        "--max-semi-space-size=16",
+        ...serviceNodeOptions(),
         "--import",
         "./scripts/ensure-built.mjs",
         "dist/src/main.js",
