@@ -5,7 +5,7 @@
  * container"). The image and `npm start` pass `--max-semi-space-size`; a service started another
  * way is told at start.
  */
-const FULL_SIZE_FROM_BYTES = 2 * 2 ** 30;
+const SERVICE_SIZE_FROM_BYTES = 2 * 2 ** 30;
 // V8 takes its flags with dashes or underscores alike.
 const SEMI_SPACE_OPTION = /(^|\s)--max[-_]semi[-_]space[-_]size(=|\s)/;
 
@@ -27,7 +27,7 @@ export interface SmallYoungGeneration {
 
 export function smallYoungGeneration(memory: NodeMemory): SmallYoungGeneration | undefined {
   const limit = memory.constrainedBytes > 0 ? Math.min(memory.totalBytes, memory.constrainedBytes) : memory.totalBytes;
-  if (limit >= FULL_SIZE_FROM_BYTES) return undefined;
+  if (limit >= SERVICE_SIZE_FROM_BYTES) return undefined;
   if (SEMI_SPACE_OPTION.test(memory.execArgv.join(" ")) || SEMI_SPACE_OPTION.test(memory.nodeOptions ?? "")) {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 describe("the bench's service probe", { timeout: 30_000 }, () => {
-  it("counts every statement pg is asked to send, and profiles only the interval asked for", async () => {
+  it("counts every statement pg is asked to send, and profiles only between start and stop", async () => {
     // A client that never connects still counts: pg is asked, and queues what it is asked.
     const child = withProbe(`
       import pg from "pg";
@@ -53,6 +53,10 @@ describe("the bench's service probe", { timeout: 30_000 }, () => {
 
     const dir = mkdtempSync(join(tmpdir(), "encore-probe-"));
     try {
+      // Not profiling from its load: a stop before any start writes nothing.
+      const early = join(dir, "early.cpuprofile");
+      expect(await ask(child, { type: "probe:profile-stop", file: early })).toBe(2);
+      expect(existsSync(early)).toBe(false);
       const file = join(dir, "interval.cpuprofile");
       await ask(child, { type: "probe:profile-start" });
       expect(await ask(child, { type: "probe:profile-stop", file })).toBe(2);
