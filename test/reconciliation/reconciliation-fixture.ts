@@ -141,7 +141,8 @@ export function invariantCheckedShops(fixture: () => PurchaseFixture) {
 /**
  * The invariants of issue 15, from independent sources:
  * project balance == top-ups + credited purchases - reversals - spend;
- * link outstanding == issued - reversed - settled.
+ * link outstanding == issued - reversed - settled;
+ * link reserved == the credit of its open purchases.
  * A purchase is credited when it carries a credit time: CREDITED ones, and ones the service
  * ended FAILED or CANCELLED that reconciliation credited from the report (docs/settlement.md).
  */
@@ -174,6 +175,12 @@ export async function expectInvariants(db: Db, shop: { projectId: string; linkId
   expect(link.issuedNanos).toBe(issued);
   expect(link.reversedNanos).toBe(reversed);
   expect(link.outstandingNanos).toBe(issued - reversed - sum(settled.map((s) => s.amountNanos)));
+  // And what the link holds reserved is what its open purchases hold: no end or credit released
+  // a reservation twice, or left one behind.
+  const open = await db.purchase.findMany({
+    where: { linkId: shop.linkId, state: { in: ["INITIATED", "AUTHORIZED"] }, sandbox: false },
+  });
+  expect(link.reservedNanos).toBe(sum(open.map((p) => p.creditNanos)));
 }
 
 /** Spend `amountNanos` of the project's credit (usage), as metering would. */
