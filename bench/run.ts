@@ -65,6 +65,7 @@ interface Scenario {
 
 const CACHE_OFF = "funding:get over REST, read cache off (a query per call)";
 // The service as `npm start` runs it with WORKERS (one a core by default; PostgreSQL only).
+// BENCH_WORKERS=0 leaves those rows out: turns of two builds on the one-process rows alone.
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 const REST_WORKERS = `funding:get over REST, WORKERS=${WORKERS}`;
 const CACHE_OFF_WORKERS = `${CACHE_OFF}, WORKERS=${WORKERS}`;
@@ -104,11 +105,13 @@ const readScenarios: Scenario[] = [
     body: (key) => JSON.stringify({ campaignKey: key }),
   },
 ];
-if (serverUrl) {
+if (serverUrl && WORKERS > 0) {
   readScenarios.push(
     { label: REST_WORKERS, target: "service-workers", ...restFunding },
     { label: CACHE_OFF_WORKERS, target: "service-workers", env: { PUBLIC_READ_CACHE_MS: "0" }, ...restFunding },
   );
+}
+if (serverUrl) {
   // The same load on the embedded database: its RSS less the PostgreSQL row's is PGlite's share.
   readScenarios.push({
     label: "funding:get over REST, embedded PGlite",
@@ -362,15 +365,19 @@ async function measureRound(): Promise<Row[]> {
 
 const PGBENCH_N = "pgbench -N (simple update), 16 clients";
 const PGBENCH_S = "pgbench -S (select only), 16 clients";
-const PURCHASE_LOADS: [string, number, TargetName][] = [
-  [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1, "purchase-service"],
-  [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS, "purchase-service"],
+type PurchaseLoad = [label: string, campaigns: number, target: TargetName];
+const WORKER_PURCHASE_LOADS: PurchaseLoad[] = [
   [`complete purchases, ${PLAYERS} players, 1 hot campaign, WORKERS=${WORKERS}`, 1, "purchase-service-workers"],
   [
     `complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns, WORKERS=${WORKERS}`,
     CAMPAIGNS,
     "purchase-service-workers",
   ],
+];
+const PURCHASE_LOADS: PurchaseLoad[] = [
+  [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1, "purchase-service"],
+  [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS, "purchase-service"],
+  ...(WORKERS > 0 ? WORKER_PURCHASE_LOADS : []),
 ];
 const REST = "funding:get over REST";
 
