@@ -4,6 +4,7 @@
 
 import { afterEach, expect } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { OPEN_STATES } from "../../src/domain/purchase-state.js";
 import { createReconciliationJob, type ReconciliationJob } from "../../src/jobs/reconciliation-job.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
 import type { ServiceDeps } from "../../src/services/deps.js";
@@ -178,7 +179,7 @@ export async function expectInvariants(db: Db, shop: { projectId: string; linkId
   // And what the link holds reserved is what its open purchases hold: no end or credit released
   // a reservation twice, or left one behind.
   const open = await db.purchase.findMany({
-    where: { linkId: shop.linkId, state: { in: ["INITIATED", "AUTHORIZED"] }, sandbox: false },
+    where: { linkId: shop.linkId, state: { in: [...OPEN_STATES] }, sandbox: false },
   });
   expect(link.reservedNanos).toBe(sum(open.map((p) => p.creditNanos)));
 }

@@ -49,7 +49,7 @@ describe("npm start", { timeout: 240_000 }, () => {
       servicePid = (JSON.parse(readFileSync(join(dataDir, "service.owner"), "utf8")) as { pid: number }).pid;
       // The compiled entry, run by plain node: no TypeScript loader in the service process, only
       // the install and build check preloaded before it (scripts/ensure-built.mjs), and V8's
-      // young generation at its full size, as the image runs it (docs/deploy.md, Memory).
+      // young generation at the size the image runs it with (docs/deploy.md, Memory).
       expect(readFileSync(`/proc/${servicePid}/cmdline`, "utf8").split("\0")).toEqual([
         "node",
         ...serviceNodeOptions(),
