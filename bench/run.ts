@@ -6,6 +6,7 @@ import { createMemoryCgroup } from "../test/support/memory-cgroup.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { withoutBuildCheck } from "./child-exec-argv.js";
+import { exitOnInterrupt, interruption, runUnlessInterrupted, undoneOnInterrupt } from "./interrupts.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
 import { checkPerfAvailable, perfNodeOptions } from "./perf-record.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
@@ -48,7 +49,9 @@ const serverUrl = process.env.BENCH_DATABASE_URL;
 const memoryCgroup = process.env.BENCH_MEMORY_LIMIT_MB
   ? createMemoryCgroup(Number(process.env.BENCH_MEMORY_LIMIT_MB))
   : undefined;
+// After an interrupt too: by then every child has stopped, and the cgroup is empty.
 process.on("exit", () => memoryCgroup?.remove());
+exitOnInterrupt();
 const mode = process.argv[2] ?? "all";
 checkPerfAvailable();
 // Each read connection from an address of its own, as from that many players.
@@ -158,7 +161,18 @@ interface Ready {
   shops: BenchShop[];
 }
 
+// How each child is stopped, once: by the code that started it or by an interrupt.
+const stoppers = new WeakMap<ChildProcess, () => Promise<void>>();
+
 function startChild(script: string, args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
+  interruption.throwIfAborted();
+  const child = forkChild(script, args, env);
+  const stop = undoneOnInterrupt(() => endChild(child));
+  stoppers.set(child, stop);
+  return child;
+}
+
+function forkChild(script: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
   const file = fileURLToPath(new URL(`./${script}${import.meta.url.slice(-3)}`, import.meta.url));
   const options = { env: { ...process.env, ...env }, execArgv: withoutBuildCheck(process.execArgv) };
   if (script !== "target-process") return fork(file, args, options);
@@ -273,10 +287,16 @@ async function measurePurchases(
 }
 
 /** Lets the child drop its database, then makes sure it is gone. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+function stopChild(child: ChildProcess): Promise<void> {
+  return stoppers.get(child)?.() ?? endChild(child);
+}
+
+async function endChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.send({ type: "stop" });
+  // A child whose channel is closed, or closes under this send (a Ctrl-C reached it too), is
+  // stopping already (bench-child.ts): the send's failure is not an error.
+  if (child.connected) child.send({ type: "stop" }, () => {});
   const deadline = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await exited;
   clearTimeout(deadline);
@@ -613,16 +633,20 @@ async function startToReady(): Promise<void> {
   report("embedded PGlite", await measureStartToReady(WARM_STARTS));
   if (serverUrl) {
     process.env.TEST_DATABASE_URL = serverUrl;
+    interruption.throwIfAborted();
     const db = await createTestDatabase({ migrated: false });
+    const drop = undoneOnInterrupt(() => db.drop());
     try {
       const target = db.target as { kind: "postgres"; url: string };
       report("PostgreSQL", await measureStartToReady(WARM_STARTS, target.url));
     } finally {
-      await db.drop();
+      await drop();
     }
   }
 }
 
-if (mode === "soak") await soak();
-else if (mode !== "start") await loadAll();
-if (mode === "all" || mode === "start") await startToReady();
+await runUnlessInterrupted(async () => {
+  if (mode === "soak") await soak();
+  else if (mode !== "start") await loadAll();
+  if (mode === "all" || mode === "start") await startToReady();
+});

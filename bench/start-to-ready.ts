@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { withoutBuildCheck } from "./child-exec-argv.js";
+import { interruption, undoneOnInterrupt } from "./interrupts.js";
 
 // The service's entry beside this module: dist/src/main.js when the benchmark runs built (npm run
 // bench), src/main.ts under a TypeScript loader.
@@ -48,7 +49,18 @@ type Child = ChildProcessByStdio<null, Readable, null>;
  * `npm start` itself.
  */
 export async function measureStartToReady(warmStarts: number, databaseUrl?: string): Promise<StartTimes> {
+  interruption.throwIfAborted();
   const dataDir = mkdtempSync(join(tmpdir(), "encore-bench-start-"));
+  // The service being started, ended should the bench be interrupted, before its DATA_DIR goes.
+  let starting: Child | undefined;
+  const cleanUp = undoneOnInterrupt(async () => {
+    if (starting && starting.exitCode === null && starting.signalCode === null) {
+      const exited = new Promise((resolve) => starting?.once("exit", resolve));
+      starting.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   // With a PostgreSQL URL, the production set-up: the database is the server's, secrets are given.
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
@@ -65,17 +77,17 @@ export async function measureStartToReady(warmStarts: number, databaseUrl?: stri
   // Plain node as the image runs it: the parent's loader, if any, but not the build check that
   // `npm run bench` preloads (until 2026-11-28 every plain start ran it too).
   const node = () =>
-    spawn(process.execPath, [...withoutBuildCheck(process.execArgv), ...serviceNodeOptions(), MAIN], {
+    (starting = spawn(process.execPath, [...withoutBuildCheck(process.execArgv), ...serviceNodeOptions(), MAIN], {
       env,
       stdio: ["ignore", "pipe", "inherit"],
-    });
+    }));
   // npm reads its configuration from HOME; --silent: npm's own banner lines are not the service's.
   const npmStart = () =>
-    spawn("npm", ["start", "--silent"], {
+    (starting = spawn("npm", ["start", "--silent"], {
       cwd: ROOT,
       env: { ...env, HOME: process.env.HOME ?? "" },
       stdio: ["ignore", "pipe", "inherit"],
-    });
+    }));
   try {
     const first = await startOnce(node);
     const warm: StartTime[] = [];
@@ -84,7 +96,7 @@ export async function measureStartToReady(warmStarts: number, databaseUrl?: stri
     for (let i = 0; i < warmStarts; i++) warmNpmStart.push(await startOnce(npmStart));
     return { first, warm, warmNpmStart };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 
@@ -93,6 +105,7 @@ export async function measureStartToReady(warmStarts: number, databaseUrl?: stri
 const READY_WITHIN_MS = 60_000;
 
 async function startOnce(spawnService: () => Child): Promise<StartTime> {
+  interruption.throwIfAborted();
   const started = performance.now();
   const child = spawnService();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
+import { stopWhen, tellBench } from "./bench-child.js";
 import { type PerfRecording, startPerfRecording } from "./perf-record.js";
 import { processRssBytes, processTimes } from "./process-cpu.js";
 import { startTarget, type TargetName } from "./targets.js";
@@ -12,8 +13,20 @@ import { startTarget, type TargetName } from "./targets.js";
 // the start and the seeding); with BENCH_PERF=<dir>, Linux perf's on-CPU profile of the interval,
 // of every process the target is (perf-record.ts).
 const name = process.argv[2] as TargetName;
-const started = await startTarget(name);
-process.send?.({ type: "ready", port: started.port, campaignKey: started.campaignKey, shops: started.shops });
+const starting = startTarget(name);
+// Stopped by the bench ("stop"), or on its own when the bench is gone (its channel closes, even
+// after a SIGKILL) or when a signal reaches it too (Ctrl-C reaches the whole process group):
+// the target's service ended and its database dropped either way, once.
+const child = stopWhen(async () => {
+  const target = await starting.catch(() => undefined);
+  await target?.stop?.();
+});
+const started = await starting.catch(async (error: unknown) => {
+  // Stopped while starting (a Ctrl-C ends the service too): the stop exits, without this error.
+  if (child.stopping) await new Promise(() => {});
+  throw error;
+});
+tellBench({ type: "ready", port: started.port, campaignKey: started.campaignKey, shops: started.shops });
 
 // The target's CPU time (user, system, in µs) and RSS: this process's own, or all of the
 // processes the target is (the service's primary and workers), read from /proc.
@@ -61,7 +74,7 @@ process.on("message", async (message: { type: string }) => {
     markedCpu = cpuUsage();
     markedQueries = (await started.queryCount?.()) ?? 0;
     rssSamples = [rss()];
-    process.send?.({ type: "marked" });
+    tellBench({ type: "marked" });
   }
   if (message.type === "stats") {
     if (profileDir && profiling) {
@@ -77,7 +90,7 @@ process.on("message", async (message: { type: string }) => {
     perf = undefined;
     const cpu = cpuSince(markedCpu);
     rssSamples.push(rss());
-    process.send?.({
+    tellBench({
       type: "stats",
       cpuMs: (cpu.user + cpu.system) / 1000,
       userCpuMs: cpu.user / 1000,
@@ -87,8 +100,5 @@ process.on("message", async (message: { type: string }) => {
   }
   // The RSS of the moment, without ending a measured interval (the soak's curve: a profile or a
   // perf recording of the soak goes on to its end).
-  if (message.type === "rss") process.send?.({ type: "rss", rssBytes: rss() });
-  if (message.type === "stop") {
-    void (started.stop?.() ?? Promise.resolve()).finally(() => process.exit(0));
-  }
+  if (message.type === "rss") tellBench({ type: "rss", rssBytes: rss() });
 });

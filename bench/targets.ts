@@ -115,20 +115,25 @@ async function seedBenchDatabase(purchases: boolean) {
   if (serverUrl) process.env.TEST_DATABASE_URL = serverUrl;
   else delete process.env.TEST_DATABASE_URL;
   const db = await createTestDatabase();
-  const prisma = db.database.prisma;
-  const campaign = await seedCampaign(prisma, { balanceNanos: 120n * DOLLAR });
-  await seedOffer(prisma, campaign.campaignId);
-  await seedUsage(prisma, campaign.projectId, 28n * DOLLAR, new Date(Date.now() - 86_400_000));
-  const steamUrl = process.env.BENCH_STEAM_URL;
-  const shops: BenchShop[] = [];
-  if (purchases && steamUrl) {
-    const control = createSteamSimControl(steamUrl);
-    for (let i = 0; i < Number(process.env.BENCH_CAMPAIGNS ?? 1); i++) {
-      const shop = await seedShop(prisma, control, MASTER_KEY, { outstandingLimitNanos: NO_LIMIT });
-      shops.push({ campaignKey: shop.campaignKey, offerId: shop.offerId, appId: shop.appId });
+  try {
+    const prisma = db.database.prisma;
+    const campaign = await seedCampaign(prisma, { balanceNanos: 120n * DOLLAR });
+    await seedOffer(prisma, campaign.campaignId);
+    await seedUsage(prisma, campaign.projectId, 28n * DOLLAR, new Date(Date.now() - 86_400_000));
+    const steamUrl = process.env.BENCH_STEAM_URL;
+    const shops: BenchShop[] = [];
+    if (purchases && steamUrl) {
+      const control = createSteamSimControl(steamUrl);
+      for (let i = 0; i < Number(process.env.BENCH_CAMPAIGNS ?? 1); i++) {
+        const shop = await seedShop(prisma, control, MASTER_KEY, { outstandingLimitNanos: NO_LIMIT });
+        shops.push({ campaignKey: shop.campaignKey, offerId: shop.offerId, appId: shop.appId });
+      }
     }
+    return { db, campaign, shops };
+  } catch (error) {
+    await db.drop();
+    throw error;
   }
-  return { db, campaign, shops };
 }
 
 /** The service's configuration in every target: only the load's own settings differ from the defaults. */
@@ -236,7 +241,16 @@ async function startServiceProcess(purchases: boolean, workers: string): Promise
     },
   });
   const exited = new Promise<void>((resolve) => service.once("exit", () => resolve()));
-  await untilReady(port, exited);
+  const stop = async () => {
+    service.kill("SIGTERM");
+    await exited;
+    await db.drop();
+  };
+  // A service that never gets ready (or is stopped while it starts) leaves no database behind.
+  await untilReady(port, exited).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   // Ready means every worker is up; none is replaced during a run.
   const pid = service.pid ?? 0;
   const pids = [pid, ...childPidsOf(pid)];
@@ -253,11 +267,7 @@ async function startServiceProcess(purchases: boolean, workers: string): Promise
         stop: (file: string) => probe({ type: "probe:profile-stop", file }).then(() => undefined),
       },
     }),
-    async stop() {
-      service.kill("SIGTERM");
-      await exited;
-      await db.drop();
-    },
+    stop,
   };
 }
 
