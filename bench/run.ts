@@ -12,6 +12,7 @@ import { checkPerfAvailable, perfNodeOptions } from "./perf-record.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
 import { isLocalServer, postgresCpuMs, postgresCpuSince, processCpuMs } from "./process-cpu.js";
 import { mintPlayers, percentile, runPurchaseLoad } from "./purchase-load.js";
+import { benchSettings } from "./settings.js";
 import { measureStartToReady, type StartTime, type StartTimes } from "./start-to-ready.js";
 import type { BenchShop, TargetName } from "./targets.js";
 
@@ -28,27 +29,34 @@ import type { BenchShop, TargetName } from "./targets.js";
 // BENCH_ROUNDS (1) repeats purchase and read targets with their baselines, in turns; the table
 // gives medians, each ratio taken within its own round.
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
-const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 32);
-const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 8);
+const settings = (() => {
+  try {
+    return benchSettings();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+})();
+const CONNECTIONS = settings.BENCH_CONNECTIONS;
+const DURATION_S = settings.BENCH_DURATION_S;
+const PLAYERS = settings.BENCH_PLAYERS;
+const CAMPAIGNS = settings.BENCH_CAMPAIGNS;
 // Reads are warm after 2 s (tens of thousands of calls); a purchase runs far more code a
 // call, and V8 still compiles it hundreds of purchases later: TurboFan's threads took some 30 %
 // of the service's CPU for the first ~3,000 purchases, and the service's CPU a purchase fell
 // from 3.6 to 1.9 ms over them (docs/performance.md, Warm before measuring). So each purchase
 // target first makes this many purchases, per service process.
 const WARMUP_S = 2;
-const PURCHASE_WARMUP = Number(process.env.BENCH_PURCHASE_WARMUP ?? 4000);
+const PURCHASE_WARMUP = settings.BENCH_PURCHASE_WARMUP;
 // Each target measured this many times, in turns with its baselines; the table gives the median
 // of each figure and of each ratio (taken within its round): the machine's speed drifts.
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const ROUNDS = settings.BENCH_ROUNDS;
 const WARM_STARTS = 5;
 const serverUrl = process.env.BENCH_DATABASE_URL;
 // Every target process (the baselines' too, and the service a WORKERS row starts) under this
 // memory limit, as in a container: V8 sizes its heap by it (test/support/memory-cgroup.ts).
-const memoryCgroup = process.env.BENCH_MEMORY_LIMIT_MB
-  ? createMemoryCgroup(Number(process.env.BENCH_MEMORY_LIMIT_MB))
-  : undefined;
+const memoryCgroup =
+  settings.BENCH_MEMORY_LIMIT_MB !== undefined ? createMemoryCgroup(settings.BENCH_MEMORY_LIMIT_MB) : undefined;
 // After an interrupt too: by then every child has stopped, and the cgroup is empty.
 process.on("exit", () => memoryCgroup?.remove());
 exitOnInterrupt();
@@ -69,7 +77,7 @@ interface Scenario {
 const CACHE_OFF = "funding:get over REST, read cache off (a query per call)";
 // The service as `npm start` runs it with WORKERS (one a core by default; PostgreSQL only).
 // BENCH_WORKERS=0 leaves those rows out: turns of two builds on the one-process rows alone.
-const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
+const WORKERS = settings.BENCH_WORKERS;
 const REST_WORKERS = `funding:get over REST, WORKERS=${WORKERS}`;
 const CACHE_OFF_WORKERS = `${CACHE_OFF}, WORKERS=${WORKERS}`;
 const connectHeaders = { "content-type": "application/json", "connect-protocol-version": "1" };
@@ -574,7 +582,7 @@ async function loadAll(): Promise<void> {
 }
 
 async function soak(): Promise<void> {
-  const requests = Number(process.env.BENCH_SOAK_REQUESTS ?? 1_000_000);
+  const requests = settings.BENCH_SOAK_REQUESTS;
   const child = startChild("target-process", ["service"]);
   try {
     const ready = await nextMessage<Ready>(child, "ready");
@@ -596,7 +604,7 @@ async function soak(): Promise<void> {
     await stopChild(child);
   }
   if (!serverUrl) return;
-  const seconds = Number(process.env.BENCH_SOAK_S ?? 120);
+  const seconds = settings.BENCH_SOAK_S;
   console.log(
     `\nsoak: complete purchases for ${seconds}s, ${PLAYERS} players, ${CAMPAIGNS} campaigns; service RSS every 10 s:`,
   );

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
-import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -20,6 +19,7 @@ import { createTestDatabase } from "../test/support/test-database.js";
 import { perfNodeOptions } from "./perf-record.js";
 import { childPidsOf } from "./process-cpu.js";
 import type { ProbeAnswer, ProbeRequest } from "./service-probe.js";
+import { benchSettings } from "./settings.js";
 
 const MASTER_KEY = Buffer.alloc(32, 7);
 
@@ -97,7 +97,7 @@ export async function startTarget(name: TargetName): Promise<StartedTarget> {
   }
   const purchases = name === "purchase-service" || name === "purchase-service-workers";
   if (name === "service-workers" || name === "purchase-service-workers") {
-    return startServiceProcess(purchases, process.env.BENCH_WORKERS ?? String(availableParallelism()));
+    return startServiceProcess(purchases, String(benchSettings().BENCH_WORKERS));
   }
   // The service as operators run it, in one process, wherever it can be (PostgreSQL): the bundle
   // npm start runs, without this process's seeding and bench code beside it (docs/performance.md,
