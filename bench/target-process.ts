@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { stopWhen, tellBench } from "./bench-child.js";
 import { type PerfRecording, startPerfRecording } from "./perf-record.js";
 import { processRssBytes, processTimes } from "./process-cpu.js";
-import { startTarget, type TargetName } from "./targets.js";
+import { type StartedTarget, startTarget, type TargetName } from "./targets.js";
 
 // Child process: starts one target, tells the parent its port, and measures the target on
 // request: "mark" starts a measured interval (CPU time, RSS samples, SQL statements sent),
@@ -55,19 +55,33 @@ const sampler = setInterval(() => rssSamples.push(rss()), 250);
 sampler.unref();
 
 const profileDir = process.env.BENCH_CPU_PROF;
-// A service in a process of its own profiles itself (started.profile); one in this process, here.
-const profiler = profileDir && !started.profile ? new Session() : undefined;
-profiler?.connect();
+// The measured interval's V8 profile. A service in a process of its own profiles itself: alone,
+// through its probe (started.profile); with workers, each of its processes its whole life
+// (--cpu-prof, targets.ts), so nothing here. Only a target in this process is profiled here:
+// until 2026-11-28 the WORKERS rows also wrote this process's profile, named by the primary's pid.
+const intervalProfile = profileDir ? (started.pids ? started.profile : profileOfThisProcess()) : undefined;
 let profiling = false;
 let perf: PerfRecording | undefined;
 
+function profileOfThisProcess(): StartedTarget["profile"] {
+  const session = new Session();
+  session.connect();
+  return {
+    async start() {
+      await session.post("Profiler.enable");
+      await session.post("Profiler.start");
+    },
+    async stop(file) {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(file, JSON.stringify(profile));
+    },
+  };
+}
+
 process.on("message", async (message: { type: string }) => {
   if (message.type === "mark") {
-    if (profileDir && !profiling) {
-      if (profiler) {
-        await profiler.post("Profiler.enable");
-        await profiler.post("Profiler.start");
-      } else await started.profile?.start();
+    if (intervalProfile && !profiling) {
+      await intervalProfile.start();
       profiling = true;
     }
     perf ??= startPerfRecording(name, started.pids?.() ?? [process.pid]);
@@ -77,14 +91,10 @@ process.on("message", async (message: { type: string }) => {
     tellBench({ type: "marked" });
   }
   if (message.type === "stats") {
-    if (profileDir && profiling) {
+    if (profileDir && intervalProfile && profiling) {
       profiling = false;
       const pid = started.pids?.()[0] ?? process.pid;
-      const file = join(profileDir, `${name}-${pid}-${Date.now()}.cpuprofile`);
-      if (profiler) {
-        const { profile } = await profiler.post("Profiler.stop");
-        writeFileSync(file, JSON.stringify(profile));
-      } else await started.profile?.stop(file);
+      await intervalProfile.stop(join(profileDir, `${name}-${pid}-${Date.now()}.cpuprofile`));
     }
     await perf?.stop();
     perf = undefined;
