@@ -12,7 +12,6 @@ import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Secret, Service } from "kubernetes-models/v1";
 import { parseAllDocuments } from "yaml";
-import { startNodeOptions } from "./start-node-options.mjs";
 
 const root = new URL("../", import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), "utf8");
@@ -56,7 +55,10 @@ const cmdOptions = (() => {
     return undefined;
   }
 })();
-const startOptions = startNodeOptions(JSON.parse(read("package.json")).scripts.start);
+const startOptions = /^exec node (.*?) ?--import \S+ dist\/src\/main\.js$/
+  .exec(JSON.parse(read("package.json")).scripts.start)?.[1]
+  .split(" ")
+  .filter(Boolean);
 check(
   cmdOptions !== undefined && JSON.stringify(cmdOptions) === JSON.stringify(startOptions),
   `Dockerfile: CMD's node options (${cmdOptions?.join(" ")}) must be npm start's (${startOptions?.join(" ")})`,

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from "node:fs";
-import { startNodeOptions } from "../../scripts/start-node-options.mjs";
 
 /**
  * The node options the service runs with: `npm start`'s, which the image's CMD repeats
@@ -9,9 +8,9 @@ import { startNodeOptions } from "../../scripts/start-node-options.mjs";
  */
 export function serviceNodeOptions(): string[] {
   const { scripts } = JSON.parse(readFileSync(packageJson(), "utf8")) as { scripts: { start: string } };
-  const options = startNodeOptions(scripts.start);
+  const options = /^exec node (.*?) ?--import \S+ dist\/src\/main\.js$/.exec(scripts.start)?.[1];
   if (options === undefined) throw new Error(`npm start's command is not of the known shape: ${scripts.start}`);
-  return options;
+  return options.split(" ").filter(Boolean);
 }
 
 /** The project's package.json, above this module built (dist/test/support) or not. */
