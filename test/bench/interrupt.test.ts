@@ -85,9 +85,11 @@ async function until<T>(
 async function benchTree(
   bench: ChildProcess,
   made: (pid: number) => string | undefined,
+  stderr: () => string,
 ): Promise<{ pids: number[]; database: string }> {
   return until("the bench's database", () => {
-    if (bench.exitCode !== null) throw new Error(`the bench exited (${bench.exitCode}) before it made its database`);
+    if (bench.exitCode !== null)
+      throw new Error(`the bench exited (${bench.exitCode}) before it made its database: ${stderr()}`);
     const pids = descendantsOf(bench.pid ?? 0);
     for (const pid of pids) {
       try {
@@ -144,7 +146,7 @@ describe.skipIf(!serverUrl)("npm run bench, interrupted", { timeout: 120_000 }, 
     bench.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk;
     });
-    const { pids, database } = await benchTree(bench, made);
+    const { pids, database } = await benchTree(bench, made, () => stderr);
     started.push(...pids);
     expect(await databaseExists(database)).toBe(true);
     const exited = once(bench, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
