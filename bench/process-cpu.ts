@@ -34,6 +34,11 @@ export function childPidsOf(pid: number): number[] {
   return children;
 }
 
+/** Every process under `pid` at any depth, each before its own children. */
+export function descendantsOf(pid: number): number[] {
+  return childPidsOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
 /** One process's resident set size in bytes; 0 once it is gone. */
 export function processRssBytes(pid: number): number {
   try {

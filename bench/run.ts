@@ -6,6 +6,7 @@ import { createMemoryCgroup } from "../test/support/memory-cgroup.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { withoutBuildCheck } from "./child-exec-argv.js";
+import { endChild } from "./end-child.js";
 import { exitOnInterrupt, interruption, runUnlessInterrupted, undoneOnInterrupt } from "./interrupts.js";
 import { spreadLoopbackClients } from "./loopback-clients.js";
 import { checkPerfAvailable, perfNodeOptions } from "./perf-record.js";
@@ -297,17 +298,6 @@ async function measurePurchases(
 /** Lets the child drop its database, then makes sure it is gone. */
 function stopChild(child: ChildProcess): Promise<void> {
   return stoppers.get(child)?.() ?? endChild(child);
-}
-
-async function endChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  // A child whose channel is closed, or closes under this send (a Ctrl-C reached it too), is
-  // stopping already (bench-child.ts): the send's failure is not an error.
-  if (child.connected) child.send({ type: "stop" }, () => {});
-  const deadline = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(deadline);
 }
 
 function ask<T>(child: ChildProcess, type: string, answer: string): Promise<T> {
