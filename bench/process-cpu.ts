@@ -34,6 +34,12 @@ export function childPidsOf(pid: number): number[] {
   return children;
 }
 
+/** Whether `pid` is running: it exists and is not a zombie waiting to be reaped. */
+export function running(pid: number): boolean {
+  const state = statFields(pid)?.[0];
+  return state !== undefined && state !== "Z";
+}
+
 /** Every process under `pid` at any depth, each before its own children. */
 export function descendantsOf(pid: number): number[] {
   return childPidsOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);

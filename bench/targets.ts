@@ -124,7 +124,8 @@ async function seedBenchDatabase(purchases: boolean) {
     const shops: BenchShop[] = [];
     if (purchases && steamUrl) {
       const control = createSteamSimControl(steamUrl);
-      for (let i = 0; i < Number(process.env.BENCH_CAMPAIGNS ?? 1); i++) {
+      // run.ts sets BENCH_CAMPAIGNS for each purchase target: 1 for the hot campaign.
+      for (let i = 0; i < benchSettings().BENCH_CAMPAIGNS; i++) {
         const shop = await seedShop(prisma, control, MASTER_KEY, { outstandingLimitNanos: NO_LIMIT });
         shops.push({ campaignKey: shop.campaignKey, offerId: shop.offerId, appId: shop.appId });
       }

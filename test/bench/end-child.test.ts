@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { endChild } from "../../bench/end-child.js";
+import { running } from "../../bench/process-cpu.js";
 
 // How the bench ends a child process: it asks it to stop (the child drops its database), and
 // kills one that does not stop in time together with what it started, so that a target's service
@@ -22,20 +22,11 @@ async function childWithService(obeysStop: boolean): Promise<{ child: ChildProce
   return { child, service: ready.service };
 }
 
-/** Running, not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    return existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
 const started: ChildProcess[] = [];
 const services: number[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
-  for (const pid of services.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+  for (const pid of services.splice(0)) if (running(pid)) process.kill(pid, "SIGKILL");
 });
 
 describe.skipIf(process.platform !== "linux")("ending a bench child", { timeout: 20_000 }, () => {
@@ -47,11 +38,11 @@ describe.skipIf(process.platform !== "linux")("ending a bench child", { timeout:
 
   it("kills one that does not stop in time, and the processes it started", async () => {
     const { child, service } = await childWithService(false);
-    expect(alive(service)).toBe(true);
+    expect(running(service)).toBe(true);
     await endChild(child, 300);
     expect(child.signalCode).toBe("SIGKILL");
-    for (let i = 0; i < 50 && alive(service); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(alive(service)).toBe(false);
+    for (let i = 0; i < 50 && running(service); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(running(service)).toBe(false);
   });
 
   it("returns at once for a child that has exited", async () => {

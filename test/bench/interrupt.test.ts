@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { descendantsOf, running } from "../../bench/process-cpu.js";
 import { ROOT } from "../support/built-entries.js";
 
 // `npm run bench` stopped half-way (Ctrl-C, `kill`, or killed outright) leaves nothing behind:
@@ -42,30 +43,7 @@ function startBench(group: boolean): ChildProcess {
   });
 }
 
-/** The live processes under `pid`, at any depth (Linux: /proc/<pid>/task/<tid>/children). */
-function descendantsOf(pid: number): number[] {
-  const children = (of: number): number[] => {
-    try {
-      const tasks = readFileSync(`/proc/${of}/task/${of}/children`, "utf8");
-      return tasks.trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  return children(pid).flatMap((child) => [child, ...descendantsOf(child)]);
-}
-
 const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-
-/** Running, not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  if (!existsSync(`/proc/${pid}`)) return false;
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 async function until<T>(
   what: string,
@@ -129,7 +107,7 @@ describe.skipIf(!serverUrl)("npm run bench, interrupted", { timeout: 120_000 }, 
   const started: number[] = [];
   afterEach(() => {
     for (const bench of benches.splice(0)) bench.kill("SIGKILL");
-    for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+    for (const pid of started.splice(0)) if (running(pid)) process.kill(pid, "SIGKILL");
   });
   beforeAll(async () => {
     await admin.connect();
@@ -154,7 +132,7 @@ describe.skipIf(!serverUrl)("npm run bench, interrupted", { timeout: 120_000 }, 
     else bench.kill(signal);
     const [code, bySignal] = await exited;
     // After a SIGKILL the children notice on their own, so give them a while.
-    await until("every process of the bench's tree ended", () => (pids.some(alive) ? undefined : true), 30_000);
+    await until("every process of the bench's tree ended", () => (pids.some(running) ? undefined : true), 30_000);
     const left = await until(
       `${database} dropped`,
       async () => ((await databaseExists(database)) ? undefined : false),
