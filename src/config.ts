@@ -1,9 +1,18 @@
 import { z } from "zod";
 
-const port = z.coerce.number().int().min(0).max(65535);
+// A port is a whole number from 0 to 65535 (0: any free port); "abc" reads as that, not as NaN.
+const NOT_A_PORT = "must be a port number from 0 to 65535";
+const port = z.coerce.number({ error: NOT_A_PORT }).int(NOT_A_PORT).min(0, NOT_A_PORT).max(65535, NOT_A_PORT);
 const url = z.url();
 const optionalText = z.string().min(1).optional();
-const masterKey = z.string().refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64");
+const MAKE_A_KEY = "openssl rand -base64 32";
+const is32Bytes = (value: string) => Buffer.from(value, "base64").length === 32;
+const masterKey = z.string().refine(is32Bytes, `must be 32 bytes, base64 (make one with: ${MAKE_A_KEY})`);
+const previousMasterKey = z.string().refine(is32Bytes, "must be 32 bytes, base64");
+
+// A required setting is named even when another one is also wrong: these checks read only
+// whether a variable is present, which holds whatever else failed to parse.
+const alongOtherProblems = { when: () => true };
 
 const schema = z
   .object({
@@ -23,7 +32,7 @@ const schema = z
     ENCORE_MASTER_KEY: masterKey.optional(),
     // During a master key rotation (docs/deploy.md): the key publisher keys may still be sealed
     // under; it opens and verifies, never seals or signs.
-    ENCORE_MASTER_KEY_PREVIOUS: masterKey.optional(),
+    ENCORE_MASTER_KEY_PREVIOUS: previousMasterKey.optional(),
     OPERATOR_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
     // Shared with the payment provider; unset: derived from the master key (payment-signature.ts).
     PAYMENT_WEBHOOK_SECRET: z.string().min(24, "must be at least 24 characters").optional(),
@@ -95,7 +104,11 @@ const schema = z
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
     // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
     // name every method and money totals, for the operator's scraper only. "off": none.
-    METRICS_PORT: z.union([z.literal("off"), port]).default(9464),
+    // Unset: 9464 with DATABASE_URL (production), off with the embedded database, so that two
+    // local services start side by side (docs/configuration.md).
+    METRICS_PORT: z
+      .union([z.literal("off"), port], { error: "must be a port number from 0 to 65535, or off" })
+      .optional(),
     METRICS_HOST: z.string().min(1).optional(),
     // OpenTelemetry tracing: off unless an OTLP/HTTP collector is named (the SDK's own variable).
     OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
@@ -137,8 +150,9 @@ const schema = z
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   })
   .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, {
-    message: "is required when DATABASE_URL is set",
+    message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
     path: ["ENCORE_MASTER_KEY"],
+    ...alongOtherProblems,
   })
   .refine(
     (env) =>
@@ -148,8 +162,9 @@ const schema = z
     { message: "must differ from ENCORE_MASTER_KEY", path: ["ENCORE_MASTER_KEY_PREVIOUS"] },
   )
   .refine((env) => !env.DATABASE_URL || env.OPERATOR_TOKEN, {
-    message: "is required when DATABASE_URL is set",
+    message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
     path: ["OPERATOR_TOKEN"],
+    ...alongOtherProblems,
   })
   // The sweeper must never look at a purchase whose InitTxn may still be under way.
   .refine((env) => env.SETTLEMENT_SETTLE_AFTER_MS > 2 * env.STEAM_TIMEOUT_MS, {
@@ -247,13 +262,15 @@ export interface WebhookConfig {
 
 export class ConfigError extends Error {}
 
-/** Parses the environment once into a frozen Config; a bad value is one clear line. */
+/**
+ * Parses the environment once into a frozen Config. Every bad or missing setting is named in one
+ * line, so a start-up names them all at once rather than one run at a time.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
-  const parsed = schema.safeParse(env);
+  const parsed = schema.safeParse(setOnly(env));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = issue?.path.join(".") || "environment";
-    throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? "is invalid"}`);
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"} ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${[...new Set(problems)].join("; ")}`);
   }
   const e = parsed.data;
   return Object.freeze({
@@ -300,7 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     workers: e.WORKERS,
-    metrics: e.METRICS_PORT === "off" ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
+    metrics: metricsListener(e),
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
       : undefined,
@@ -317,4 +334,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   });
+}
+
+/** METRICS_PORT unset: 9464 with DATABASE_URL, none with the embedded database (a local run). */
+function metricsListener(e: Env): Config["metrics"] {
+  const port = e.METRICS_PORT ?? (e.DATABASE_URL ? 9464 : "off");
+  return port === "off" ? undefined : { port, host: e.METRICS_HOST ?? e.HOST };
+}
+
+/** An empty variable (`PORT=`) counts as unset, as a shell user means it, never as zero. */
+function setOnly(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
 }

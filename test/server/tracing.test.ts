@@ -69,15 +69,4 @@ describe("tracing configuration", () => {
       /^invalid configuration: OTEL_EXPORTER_OTLP_ENDPOINT /,
     );
   });
-
-  it("serves metrics on their own port unless METRICS_PORT=off", () => {
-    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
-    expect(loadConfig({ HOST: "0.0.0.0" }).metrics).toEqual({ port: 9464, host: "0.0.0.0" });
-    expect(loadConfig({ METRICS_PORT: "9100", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({
-      port: 9100,
-      host: "10.0.0.5",
-    });
-    expect(loadConfig({ METRICS_PORT: "off" }).metrics).toBeUndefined();
-    expect(() => loadConfig({ METRICS_PORT: "on" })).toThrow(/^invalid configuration: METRICS_PORT /);
-  });
 });
