@@ -81,19 +81,25 @@ export async function serve(
   });
   let listener: Listener;
   let metricsListener: MetricsListener | undefined;
+  let address: AddressInfo | undefined;
   try {
     listener = createListener({
       handler: app.handler,
       tls: config.tls,
       connections: role === "worker" ? workerShare(config) : config.connections,
     });
-    if (role === "alone") metricsListener = await listenAlone(config, logger, listener, app, database.kind);
+    if (role === "alone") ({ address, metricsListener } = await listenAlone(config, logger, listener, app));
   } catch (error) {
     await app.stop();
     await database.close();
     throw error instanceof StartupFailure ? error : listenerFailure(error, config);
   }
   app.start();
+  // Said only once every listener is up: a start-up failure is always the last line printed.
+  if (address) {
+    const url = `${config.tls ? "https" : "http"}://${address.address}:${address.port}`;
+    logger.info({ url, database: database.kind }, "listening");
+  }
   if (role === "worker") {
     // The primary's aggregated scrape asks this worker for its series (prom-client's channel).
     AggregatorRegistry.setRegistries(app.metrics.registry);
@@ -136,23 +142,25 @@ export async function serve(
   if (role === "worker") process.on("disconnect", () => void stop("primary gone"));
 }
 
-/** Listens on PORT (and METRICS_PORT): the service as one process. */
+/** Listens on PORT, then METRICS_PORT: the service as one process. */
 async function listenAlone(
   config: Readonly<Config>,
   logger: Logger,
   listener: Listener,
   app: App,
-  databaseKind: string,
-): Promise<MetricsListener | undefined> {
+): Promise<{ address: AddressInfo; metricsListener: MetricsListener | undefined }> {
   let address: AddressInfo;
   try {
     address = await listener.listen(config.port, config.host);
   } catch (error) {
     throw listenerFailure(error, config);
   }
-  const scheme = config.tls ? "https" : "http";
-  logger.info({ url: `${scheme}://${address.address}:${address.port}`, database: databaseKind }, "listening");
-  return listenForMetrics(config.metrics, app.metrics, logger);
+  try {
+    return { address, metricsListener: await listenForMetrics(config.metrics, app.metrics, logger) };
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
 }
 
 // The caps are a process's: a worker holds its share of MAX_CONNECTIONS. MAX_CONNECTIONS_PER_ADDRESS

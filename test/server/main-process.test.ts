@@ -56,8 +56,26 @@ describe("the service process", () => {
         `start-up failed: METRICS_PORT ${port} on METRICS_HOST 127.0.0.1 is already in use; choose another port, or off\n`,
       );
       expect(service.output()).not.toMatch(/^\s+at /m);
+      // Nothing claims success before it: the failure is the last line printed.
+      expect(service.output()).not.toContain('"msg":"listening"');
+      expect(service.output().trimEnd().split("\n").at(-1)).toMatch(/^start-up failed: METRICS_PORT /);
     } finally {
       taken.close();
+    }
+  }, 120_000);
+
+  it("starts a second local service beside the first with no setting but PORT and DATA_DIR", async () => {
+    // METRICS_PORT as `npm start` leaves it: unset (an empty variable counts as unset).
+    const first = start({ PORT: "0", METRICS_PORT: "", LOG_LEVEL: "info" });
+    const second = start({ PORT: "0", METRICS_PORT: "", LOG_LEVEL: "info" });
+    try {
+      const urls = await Promise.all([first.listening(), second.listening()]);
+      for (const url of urls) expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      // The embedded database is a local run: no metrics listener to contend for.
+      for (const service of [first, second]) expect(service.output()).not.toContain('"msg":"metrics listening"');
+    } finally {
+      first.child.kill("SIGKILL");
+      second.child.kill("SIGKILL");
     }
   }, 120_000);
 
