@@ -85,8 +85,11 @@ async function main(): Promise<void> {
   undo.push(() => storePage.close());
   await updateSettings(database.prisma, { allowedOrigins: [storePage.url], updateTime: new Date() });
   process.stdout.write(`Encore Campaigns (dev) on ${apiUrl}; Steam simulator on ${sim.url}; data in ${dataDir}\n`);
+  process.stdout.write(`Studio console: ${apiUrl}/console/ (sign in with the demo studio's API key)\n`);
+  process.stdout.write(`Demo studio API key (account.owner of "Demo Studio"): ${shop.studioApiKey}\n`);
   process.stdout.write(`Store page (browser client, Steam played by the simulator): ${storePage.url}\n`);
-  process.stdout.write(`Operator token: ${secrets.operatorToken}\n\nBuy credit as a player (paste into a shell):\n\n`);
+  process.stdout.write(`Operator token (npm run admin): ${secrets.operatorToken}\n`);
+  process.stdout.write("\nBuy credit as a player (paste into a shell):\n\n");
   process.stdout.write(`${demoCommands(apiUrl, sim.url, shop)}\n\nCtrl-C stops everything and deletes the data.\n`);
 }
 

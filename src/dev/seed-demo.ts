@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { NANOS_PER_CENT } from "../domain/money.js";
+import { API_KEY_PREFIX, issueToken } from "../services/credentials.js";
 import { fingerprintSecret, sealSecret } from "../services/secret-box.js";
 import type { Db } from "../store/open-database.js";
 
@@ -9,6 +10,8 @@ export interface DemoShop {
   appId: number;
   publisherKey: string;
   steamid: string;
+  /** An account.owner API key of the demo studio: what signs in to the console. */
+  studioApiKey: string;
 }
 
 const DEMO_APP_ID = 480;
@@ -16,9 +19,9 @@ const DEMO_PLAYER = "76561198000000001";
 const DOLLARS = 100n * NANOS_PER_CENT;
 
 /**
- * A demo account straight in the store: a game, a top-up-only project with a week of usage, a
- * live (non-sandbox) link with the simulator's key and a $1,000 outstanding limit, and a
- * verified, ready campaign with two offers.
+ * A demo account straight in the store: an owner API key, a game, a top-up-only project with a
+ * week of usage, a live (non-sandbox) link with the simulator's key and a $1,000 outstanding
+ * limit, and a verified, ready campaign with two offers.
  */
 export async function seedDemo(db: Db, masterKey: Buffer): Promise<DemoShop> {
   const accountId = randomUUID();
@@ -29,6 +32,17 @@ export async function seedDemo(db: Db, masterKey: Buffer): Promise<DemoShop> {
   const publisherKey = `DEMOKEY${randomBytes(8).toString("hex").toUpperCase()}`;
   const campaignKey = `ck_${randomBytes(16).toString("base64url")}`;
   await db.account.create({ data: { id: accountId, displayName: "Demo Studio" } });
+  const studioKey = issueToken(API_KEY_PREFIX);
+  await db.apiKey.create({
+    data: {
+      id: randomUUID(),
+      accountId,
+      displayName: "Demo owner key",
+      role: "OWNER",
+      keyHash: studioKey.hash,
+      keyPrefix: studioKey.displayPrefix,
+    },
+  });
   await db.game.create({ data: { id: gameId, accountId, displayName: "Spacewar" } });
   await db.project.create({
     data: { id: projectId, accountId, displayName: "Spacewar servers", topUpOnly: true, balanceNanos: 20n * DOLLARS },
@@ -84,5 +98,12 @@ export async function seedDemo(db: Db, masterKey: Buffer): Promise<DemoShop> {
     });
   await offer("week", "A week of servers", 499n, 349n);
   await offer("month", "A month of servers", 1499n, 1049n);
-  return { campaignKey, offerId: "week", appId: DEMO_APP_ID, publisherKey, steamid: DEMO_PLAYER };
+  return {
+    campaignKey,
+    offerId: "week",
+    appId: DEMO_APP_ID,
+    publisherKey,
+    steamid: DEMO_PLAYER,
+    studioApiKey: studioKey.token,
+  };
 }

@@ -13,11 +13,13 @@ import { engineAvailable } from "./game-harness.js";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const STORE_PAGE_LINE = /^Store page \(browser client, Steam played by the simulator\): (\S+)$/m;
 const DEV_LINE = /^Encore Campaigns \(dev\) on (\S+);/m;
+const CONSOLE_LINE = /^Studio console: (\S+) /m;
+const STUDIO_KEY_LINE = /^Demo studio API key \(account\.owner of "Demo Studio"\): (ek_\S+)$/m;
 const THANKS = "Thank you! Your purchase keeps the servers running.";
 // What the store page is made of (src/dev/store-page-server.ts).
 const PAGE_PATHS = ["/", "/index.html", "/store-page.js", "/encore-client.js", "/steam-bridges.js", "/config.json"];
 
-describe.skipIf(!engineAvailable(CHROMIUM))("the store page under npm run dev", { timeout: 180_000 }, () => {
+describe.skipIf(!engineAvailable(CHROMIUM))("npm run dev: the console and the store page", { timeout: 180_000 }, () => {
   let dev: ChildProcess;
   let output = "";
   let browser: Browser;
@@ -37,6 +39,22 @@ describe.skipIf(!engineAvailable(CHROMIUM))("the store page under npm run dev", 
   afterAll(async () => {
     await browser?.close();
     if (dev?.exitCode === null) dev.kill("SIGKILL");
+  });
+
+  it("prints the console's URL and the demo studio's API key, which signs in to the demo campaign", async () => {
+    await waitFor(() => STORE_PAGE_LINE.test(output) || dev.exitCode !== null, "the dev lines");
+    const consoleUrl = CONSOLE_LINE.exec(output)?.[1];
+    const apiKey = STUDIO_KEY_LINE.exec(output)?.[1];
+    expect(consoleUrl, output).toBe(`${DEV_LINE.exec(output)?.[1]}/console/`);
+    expect(apiKey, output).toBeDefined();
+
+    const page = await browser.newPage();
+    await page.goto(consoleUrl ?? "");
+    await page.getByLabel("API key or session token").fill(apiKey ?? "");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // The demo campaign (src/dev/seed-demo.ts), owned by the account the key belongs to.
+    await expect.poll(() => page.getByText("Keep Spacewar alive").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.close();
   });
 
   it("prints the store page's URL, where a player buys through the simulated overlay; the dev API does not serve the page", async () => {
