@@ -32,9 +32,24 @@ const EXTERNAL = [
   "@opentelemetry/semantic-conventions",
 ];
 
+/**
+ * One line on stderr as each step starts, and the time it all took, so a first build (about half
+ * a minute on two cores) is never silent.
+ */
+function progress() {
+  const started = performance.now();
+  let step = 0;
+  return {
+    step: (what) => process.stderr.write(`  build ${++step}/5: ${what}\n`),
+    done: () => process.stderr.write(`  built dist/ in ${((performance.now() - started) / 1000).toFixed(0)} s\n`),
+  };
+}
+
 export async function build() {
+  const say = progress();
   // A full emit every time (no incremental build info): the bundle replaces tsc's main.js, so
   // tsc must write the entry afresh for esbuild to follow its imports again.
+  say.step("compiling TypeScript (tsc)");
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
     cwd: root,
@@ -54,6 +69,7 @@ export async function build() {
   for (const file of readdirSync(new URL("src/", dist))) {
     if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(file)) rmSync(new URL(`src/${file}`, dist));
   }
+  say.step("bundling the service (esbuild)");
   const bundled = await esbuild.build({
     entryPoints: [fileURLToPath(new URL("src/main.js", dist))],
     outdir: fileURLToPath(new URL("src/", dist)),
@@ -77,6 +93,7 @@ export async function build() {
   for (const output of Object.keys(bundled.metafile.outputs)) {
     if (output.endsWith(".js")) asciiOnly(new URL(output, root));
   }
+  say.step("copying migrations, the OpenAPI document and the store page");
   rmSync(new URL("prisma/", dist), { recursive: true, force: true });
   mkdirSync(new URL("prisma/", dist), { recursive: true });
   cpSync(new URL("prisma/migrations/", root), new URL("prisma/migrations/", dist), { recursive: true });
@@ -90,9 +107,12 @@ export async function build() {
     filter: (source) => !source.includes("/clients/browser/tests"),
   });
   // The studio console's static build, served at /console/ (src/server/console-route.ts).
+  say.step("building the studio console (Vite)");
   await viteBuild({ configFile: fileURLToPath(new URL("console/vite.config.ts", root)) });
+  say.step("the embedded database's first image");
   if (embeddedDatabaseImage() !== 0) return 1;
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  say.done();
   return 0;
 }
 

@@ -88,7 +88,7 @@ async function ensureBuilt(root = ROOT) {
     process.stderr.write(`${why}\n`);
     return 1;
   }
-  process.stderr.write(`${why}: building dist/ (npm run build)\n`);
+  process.stderr.write(`${why}: building dist/ with npm run build (about half a minute; once after a change)\n`);
   // In a process of its own: the build tools (tsc, esbuild's service) stay out of the process
   // this prepares, which may be the service.
   const result = spawnSync(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root, stdio: "inherit" });

@@ -32,7 +32,9 @@ export function installStaleness(root) {
 export function ensureInstalled(root = ROOT) {
   const why = installStaleness(root);
   if (why === undefined) return 0;
-  process.stderr.write(`${why}: running npm ci\n`);
+  process.stderr.write(
+    `${why}: installing the locked dependencies with npm ci (about a minute; once after a clone or a lockfile change)\n`,
+  );
   const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
   return result.status ?? 1;
 }

@@ -105,7 +105,7 @@ describe("ensure-built (before npm start, dev, admin, steam-sim, bench)", () => 
     file(path, LATER);
     expect(ensureBuilt()).toEqual({
       status: 0,
-      output: `${path} changed since the last build: building dist/ (npm run build)\nBUILT\n`,
+      output: `${path} changed since the last build: building dist/ with npm run build (about half a minute; once after a change)\nBUILT\n`,
     });
   });
 
@@ -114,14 +114,16 @@ describe("ensure-built (before npm start, dev, admin, steam-sim, bench)", () => 
     rmSync(join(checkout, "src/store/deep/module.ts"));
     utimesSync(join(checkout, "src/store/deep"), LATER, LATER);
     expect(ensureBuilt().output).toBe(
-      "src/store/deep/ changed since the last build: building dist/ (npm run build)\nBUILT\n",
+      "src/store/deep/ changed since the last build: building dist/ with npm run build (about half a minute; once after a change)\nBUILT\n",
     );
   });
 
   it("builds when dist/ was never built", () => {
     upToDate();
     rmSync(join(checkout, "dist"), { recursive: true });
-    expect(ensureBuilt().output).toBe("dist/ is not built: building dist/ (npm run build)\nBUILT\n");
+    expect(ensureBuilt().output).toBe(
+      "dist/ is not built: building dist/ with npm run build (about half a minute; once after a change)\nBUILT\n",
+    );
   });
 
   it("reinstalls when package-lock.json changed since the install (a pull), then rebuilds on the new packages", () => {
@@ -130,14 +132,16 @@ describe("ensure-built (before npm start, dev, admin, steam-sim, bench)", () => 
     const { status, output } = ensureBuilt();
     expect(status).toBe(0);
     expect(output).toMatch(
-      /^package-lock\.json changed since the last install: running npm ci\nnpm ci --no-audit --no-fund\n.+ changed since the last build: building dist\/ \(npm run build\)\nBUILT\n$/,
+      /^package-lock\.json changed since the last install: installing the locked dependencies with npm ci \(about a minute; once after a clone or a lockfile change\)\nnpm ci --no-audit --no-fund\n.+ changed since the last build: building dist\/ with npm run build \(about half a minute; once after a change\)\nBUILT\n$/,
     );
   });
 
   it("installs when node_modules is missing", () => {
     upToDate();
     rmSync(join(checkout, "node_modules"), { recursive: true });
-    expect(ensureBuilt().output).toMatch(/^node_modules is missing: running npm ci\nnpm ci --no-audit --no-fund\n/);
+    expect(ensureBuilt().output).toMatch(
+      /^node_modules is missing: installing the locked dependencies with npm ci \(about a minute; once after a clone or a lockfile change\)\nnpm ci --no-audit --no-fund\n/,
+    );
   });
 
   it("uses dist/ as it is without sources (an image), and refuses when there is neither", () => {
@@ -168,7 +172,8 @@ describe("ensure-built preloaded into the process it prepares (npm start: node -
     rmSync(join(checkout, "dist"), { recursive: true });
     expect(npmStart()).toEqual({
       status: 0,
-      output: "dist/ is not built: building dist/ (npm run build)\nBUILT\nSERVICE\n",
+      output:
+        "dist/ is not built: building dist/ with npm run build (about half a minute; once after a change)\nBUILT\nSERVICE\n",
     });
     // Built now: the next start only runs the entry.
     expect(npmStart()).toEqual({ status: 0, output: "SERVICE\n" });
@@ -182,7 +187,8 @@ describe("ensure-installed (before npm test, build, typecheck, lint, generate)",
     file("package-lock.json", LATER);
     expect(run("ensure-installed.mjs")).toEqual({
       status: 0,
-      output: "package-lock.json changed since the last install: running npm ci\nnpm ci --no-audit --no-fund\n",
+      output:
+        "package-lock.json changed since the last install: installing the locked dependencies with npm ci (about a minute; once after a clone or a lockfile change)\nnpm ci --no-audit --no-fund\n",
     });
     // npm ci renewed its record: the next run has nothing to do.
     expect(run("ensure-installed.mjs")).toEqual({ status: 0, output: "" });
