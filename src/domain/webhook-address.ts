@@ -64,7 +64,8 @@ function refusal(ip: IP, rules: Rules): string | undefined {
     if (ip instanceof ipaddr.IPv4 || ip.match(globalUnicastIPv6)) return undefined;
     return "an address outside the global unicast space (2000::/3, RFC 4291)";
   }
-  return isAllowed(ip, range, rules.allowed) ? undefined : describeRange(ip, range);
+  const kind = allowableKind(ip, range);
+  return kind !== undefined && rules.allowed.has(kind) ? undefined : describeRange(ip, range);
 }
 
 /** A form carrying IPv4 addresses is refused when one of them is, and judged by them alone. */
@@ -76,8 +77,8 @@ function carriedRefusal(embedded: EmbeddedIPv4, rules: Rules): string | undefine
   return undefined;
 }
 
-function isAllowed(ip: IP, range: string, allowed: ReadonlySet<WebhookAddressKind>): boolean {
-  return [...allowed].some((kind) =>
-    (ip.kind() === "ipv4" ? allowable[kind].ipv4 : allowable[kind].ipv6).some((name) => name === range),
-  );
+/** The kind WEBHOOK_ALLOW_ADDRESSES may allow that ipaddr.js's `range` is, if any. */
+function allowableKind(ip: IP, range: string): WebhookAddressKind | undefined {
+  const kinds = Object.keys(allowable) as WebhookAddressKind[];
+  return kinds.find((kind) => allowable[kind][ip.kind()].some((name) => name === range));
 }
