@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { WebhookAddressKind } from "./domain/webhook-address.js";
 
 // A port is a whole number from 0 to 65535 (0: any free port); "abc" reads as that, not as NaN.
 const NOT_A_PORT = "must be a port number from 0 to 65535";
@@ -113,8 +114,9 @@ const schema = z
     // OpenTelemetry tracing: off unless an OTLP/HTTP collector is named (the SDK's own variable).
     OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default("encore-campaigns"),
-    // Webhooks (issue 16, docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP;
-    // hosts resolving to loopback, private or link-local addresses are refused unless named in
+    // Webhooks (docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP; hosts
+    // resolving to anything but global unicast addresses are refused, loopback (this machine's
+    // own addresses too), private or link-local ones only unless named in
     // WEBHOOK_ALLOW_ADDRESSES; each POST has WEBHOOK_TIMEOUT_MS; failures are retried with
     // backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
     // WEBHOOK_RETRY_WINDOW_MS; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
@@ -245,8 +247,6 @@ export interface Config {
   /** How long audit events are kept (docs/audit-log.md). */
   auditRetentionDays: number;
 }
-
-export type WebhookAddressKind = "loopback" | "private" | "link-local";
 
 export interface WebhookConfig {
   allowHttp: boolean;

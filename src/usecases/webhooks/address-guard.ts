@@ -1,66 +1,17 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
-import type { WebhookAddressKind, WebhookConfig } from "../../config.js";
+import { isIP } from "node:net";
+import { networkInterfaces } from "node:os";
+import type { WebhookConfig } from "../../config.js";
+import { refusedAddress } from "../../domain/webhook-address.js";
 
-// Issue 16: a webhook is a request the service makes to a URL a studio chose, so the URL must
-// not reach the service's own network (SSRF). Its host is resolved and every address checked;
-// the delivery then connects to the very address checked (never resolving again), so a DNS
-// answer that changes between check and connect (rebinding) cannot redirect it.
+// A webhook must not reach the service's own network (SSRF, docs/webhooks.md "Safety"). The URL's
+// host is resolved and every address checked (src/domain/webhook-address.ts); the delivery then
+// connects to the very address checked (never resolving again), so a DNS answer that changes
+// between check and connect (rebinding) cannot redirect it.
 
-const ranges: Record<WebhookAddressKind | "never", [string, number, "ipv4" | "ipv6"][]> = {
-  loopback: [
-    ["127.0.0.0", 8, "ipv4"],
-    ["::1", 128, "ipv6"],
-  ],
-  private: [
-    ["10.0.0.0", 8, "ipv4"],
-    ["172.16.0.0", 12, "ipv4"],
-    ["192.168.0.0", 16, "ipv4"],
-    ["100.64.0.0", 10, "ipv4"],
-    ["fc00::", 7, "ipv6"],
-  ],
-  "link-local": [
-    ["169.254.0.0", 16, "ipv4"],
-    ["fe80::", 10, "ipv6"],
-  ],
-  // Never a destination, whatever the operator allows: "this network", multicast, reserved.
-  never: [
-    ["0.0.0.0", 8, "ipv4"],
-    ["224.0.0.0", 4, "ipv4"],
-    ["240.0.0.0", 4, "ipv4"],
-    ["::", 128, "ipv6"],
-    ["ff00::", 8, "ipv6"],
-  ],
-};
-
-function blockList(kind: keyof typeof ranges): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix, family] of ranges[kind]) list.addSubnet(network, prefix, family);
-  return list;
-}
-
-const lists = {
-  loopback: blockList("loopback"),
-  private: blockList("private"),
-  "link-local": blockList("link-local"),
-  never: blockList("never"),
-};
-
-/** An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it carries. */
-function unmap(address: string): { address: string; family: "ipv4" | "ipv6" } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return { address: mapped[1], family: "ipv4" };
-  return { address, family: isIP(address) === 4 ? "ipv4" : "ipv6" };
-}
-
-/** Why `address` may not be a webhook's destination under `allowed`, or undefined when it may. */
-export function refusedAddress(address: string, allowed: ReadonlySet<WebhookAddressKind>): string | undefined {
-  const ip = unmap(address);
-  if (lists.never.check(ip.address, ip.family)) return `${address} is not a unicast address`;
-  for (const kind of ["loopback", "private", "link-local"] as const) {
-    if (lists[kind].check(ip.address, ip.family) && !allowed.has(kind)) return `${address} is a ${kind} address`;
-  }
-  return undefined;
+/** Every address of every interface of this machine, read at each check: interfaces come and go. */
+function hostAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((addresses) => (addresses ?? []).map((entry) => entry.address));
 }
 
 export interface WebhookTarget {
@@ -109,8 +60,9 @@ export async function resolveWebhookTarget(
     }
   }
   if (addresses.length === 0) throw new WebhookUrlRefused(`has a host that does not resolve (${host})`);
+  const rules = { allowed: config.allowAddresses, hostAddresses: hostAddresses() };
   for (const { address } of addresses) {
-    const why = refusedAddress(address, config.allowAddresses);
+    const why = refusedAddress(address, rules);
     if (why !== undefined) throw new WebhookUrlRefused(`resolves to a refused address: ${why}`);
   }
   const first = addresses[0] as { address: string; family: number };
