@@ -29,15 +29,15 @@ describe("failed authentications in the audit log", () => {
   const db = () => server.db.database.prisma;
   const eventsFrom = (address: string) =>
     db().auditEvent.findMany({ where: { address }, orderBy: { createTime: "asc" } });
-  // A failed authentication over REST (a write and a read) or Connect, by a key, a session or nothing.
-  const attempts = [
+  // Failed authentications over REST (writes) and Connect (reads): a key, an operator token, a
+  // session, and no credential at all.
+  const connect = { "connect-protocol-version": "1" };
+  const listCampaigns = "/encore.campaign.v1.CampaignService/ListCampaigns";
+  const attempts: { path: string; body: unknown; headers: Record<string, string> }[] = [
     { path: "/v1/accounts/a/games", body: { displayName: "G" }, headers: { authorization: "Bearer ek_forged_0000" } },
     { path: "/v1/operator/accounts", body: {}, headers: { authorization: "Bearer not-the-operator-token" } },
-    {
-      path: "/encore.campaign.v1.CampaignService/ListCampaigns",
-      body: { parent: "accounts/a" },
-      headers: { authorization: "Bearer es_forged_0000", "connect-protocol-version": "1" },
-    },
+    { path: listCampaigns, body: { parent: "accounts/a" }, headers: { authorization: "Bearer es_forged", ...connect } },
+    { path: listCampaigns, body: { parent: "accounts/a" }, headers: connect },
   ];
   const fail = (address: string, n: number) => {
     const { path, body, headers } = attempts[n % attempts.length] as (typeof attempts)[number];

@@ -31,9 +31,10 @@ export interface AuditOptions {
  * rate-limit window, the first failure's, with the number of failures it stands for; a call
  * refused before anyone was authenticated for another reason (429 once its address spent its
  * failed authentications) did nothing and is not recorded, so a stranger adds at most one event
- * per address group and window (docs/audit-log.md). Placed outside the request log, so the code it
- * records is the one the caller got (an unexpected failure is INTERNAL by then); the principal
- * is read from the context the authentication interceptor filled.
+ * per address group and window (docs/audit-log.md "Failed authentications"). Placed outside the
+ * request log, so the code it records is the one the caller got (an unexpected failure is
+ * INTERNAL by then); the principal is read from the context the authentication interceptor
+ * filled.
  *
  * The event is written after the call, not in the call's transaction: it is awaited before the
  * answer goes out, and a write that fails is logged at error with the whole event (which holds
