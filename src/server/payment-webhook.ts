@@ -45,8 +45,9 @@ type Answer = { result: "credited" | "duplicate" } | { result: "ignored"; reason
  * Returns true when it answered the request.
  *
  * Answers: 429 (code 8) before the body is read once the sender's address has spent its failed
- * authentications; 401 (code 16) unless the signature is valid and fresh; 400 (code 3) for a body over
- * the limit or not a well-formed event; otherwise 200, and a provider retries anything else.
+ * authentications; 401 (code 16) unless the signature is valid and fresh; 400 (code 3) for a
+ * body over the limit or not a well-formed event; otherwise 200, and a provider retries anything
+ * else.
  * So a redelivery answers 200 `{"result":"duplicate"}` and credits nothing, and an event we
  * will never act on (an expired or unknown session, another event type) answers 200
  * `{"result":"ignored"}`: retrying it could not change the outcome, and a payer whose session
