@@ -57,7 +57,7 @@ import { webhookEvents } from "./services/webhooks/resource-events.js";
 import { createWebhookService } from "./services/webhooks/webhook-service.js";
 import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
-import { insertAuditEvent } from "./store/audit-events.js";
+import { countFailedAuthentication, insertAuditEvent } from "./store/audit-events.js";
 import { readBacklog } from "./store/backlog.js";
 import { announceEveryCampaignChanged, EVERY_CAMPAIGN, FUNDING_CHANGED_CHANNEL } from "./store/funding-channel.js";
 import type { Database } from "./store/open-database.js";
@@ -222,23 +222,32 @@ export function createApp(options: AppOptions): App {
   const handler = createRequestHandler({
     routes,
     // First to last on the way in: the trace span (when tracing is on), count and time, record
-    // writes and failed authentications in the audit log (issue 16), log (and contain
-    // unexpected failures), rate limit public calls before any work (spec 8), refuse text the
-    // store cannot hold, authenticate management calls, validate required fields, and after a
-    // management write forget the public reads it may have changed (issue 14).
+    // writes and count failed authentications in the audit log (docs/audit-log.md), log (and
+    // contain unexpected failures), rate limit public calls before any work (spec 8),
+    // authenticate management calls (429 first once the address spent its failed
+    // authentications, docs/abuse-limits.md), refuse text the store cannot hold, validate
+    // required fields, and after a management write forget the public reads it may have
+    // changed (issue 14).
     interceptors: [
       ...(tracer ? [createTraceInterceptor(tracer)] : []),
       createRpcMetricsInterceptor(metrics),
       createAuditInterceptor({
         record: (event) => insertAuditEvent(database.prisma, event),
+        countFailedAuthentication: (event, key) => countFailedAuthentication(database.prisma, event, key),
+        failedAuthWindowSeconds: config.rateLimit.windowSeconds,
         now,
         logger,
         onWriteFailed: () => metrics.auditWriteFailed(),
       }),
       createRequestLogInterceptor(logger),
       rateLimit.interceptor,
+      createAuthenticateInterceptor({
+        db: database.prisma,
+        operatorToken: secrets.operatorToken,
+        now,
+        failedAuth: rateLimit.failedAuth,
+      }),
       textFieldsInterceptor,
-      createAuthenticateInterceptor({ db: database.prisma, operatorToken: secrets.operatorToken, now }),
       requiredFieldsInterceptor,
       createFundingWritesInterceptor(fundingChanges),
     ],
@@ -261,6 +270,7 @@ export function createApp(options: AppOptions): App {
       secrets: acceptedWebhookSecrets(config.paymentWebhookSecret, masterKeys),
       db: database.prisma,
       now,
+      failedAuth: rateLimit.failedAuth,
     },
   });
 

@@ -84,6 +84,15 @@ const schema = z
     // which only addresses with a clean record are still checked with the platform.
     RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),
     RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: z.coerce.number().int().positive().default(60),
+    // Failed authentications per address (IPv6 /64) per window, past which every call that needs
+    // a credential is 429 before any work (docs/abuse-limits.md "Failed authentication"); the
+    // audit log then holds one event per address and window (docs/audit-log.md).
+    RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(1_000_000, "must be at most 1000000 (an audit event's count is a 32-bit integer)")
+      .default(30),
     // Slow and idle clients (issue 9): a connection has HTTP_HEADERS_TIMEOUT_MS from accept to
     // its first request's headers, a request HTTP_REQUEST_TIMEOUT_MS from its headers to the
     // end of its body (at most 64 KiB, spec 8); with nothing in flight an HTTP/1.1 connection
@@ -218,6 +227,7 @@ export interface Config {
     beginPerCampaign: number;
     failedTicketsPerAddress: number;
     failedTicketsPerCampaign: number;
+    failedAuthPerAddress: number;
   };
   connections: {
     /** From accept to the first request's headers (TLS handshake and HTTP/2 preface included). */
@@ -305,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       beginPerCampaign: e.RATE_LIMIT_BEGIN_PER_CAMPAIGN,
       failedTicketsPerAddress: e.RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS,
       failedTicketsPerCampaign: e.RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN,
+      failedAuthPerAddress: e.RATE_LIMIT_FAILED_AUTH_PER_ADDRESS,
     },
     connections: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,

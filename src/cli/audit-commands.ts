@@ -68,5 +68,7 @@ function auditLine(event: AuditEvent): string {
   const outcome = event.code === 0 ? "OK" : (Code[event.code] ?? String(event.code));
   const who = event.actorType === AuditEvent_ActorType.NONE ? "nobody authenticated" : event.actor;
   const fields = event.changedFields.length > 0 ? ` [${event.changedFields.join(", ")}]` : "";
-  return `${when} ${outcome} ${event.method} ${event.resource || "-"}${fields} by ${who} from ${event.address} (request ${event.requestId})`;
+  // A failed authentication's event counts its address's failures in one window (docs/audit-log.md).
+  const count = event.callCount > 1 ? `, ${event.callCount} calls` : "";
+  return `${when} ${outcome} ${event.method} ${event.resource || "-"}${fields} by ${who} from ${event.address} (request ${event.requestId}${count})`;
 }

@@ -12,6 +12,8 @@ import type { Db } from "../store/open-database.js";
 import { readBody } from "../transcode/read-body.js";
 import { type RestRequest, type RestResponse, sendJson } from "../transcode/respond.js";
 import { errorToStatus } from "../transcode/status-json.js";
+import type { FailedAuthLimit } from "./interceptors/failed-auth-limit.js";
+import { normalisePeerAddress } from "./peer-address.js";
 
 export interface PaymentWebhookOptions {
   /**
@@ -22,6 +24,11 @@ export interface PaymentWebhookOptions {
   secrets: readonly string[];
   db: Db;
   now: () => Date;
+  /**
+   * A bad signature is a failed authentication of its address (docs/abuse-limits.md "Failed
+   * authentication"): once they are spent, 429 before the body is read.
+   */
+  failedAuth: FailedAuthLimit;
 }
 
 interface WebhookContext extends PaymentWebhookOptions {
@@ -37,8 +44,10 @@ type Answer = { result: "credited" | "duplicate" } | { result: "ignored"; reason
  * RPC: the provider signs the raw body (payment-signature.ts) and knows nothing of Connect.
  * Returns true when it answered the request.
  *
- * Answers: 401 (code 16) unless the signature is valid and fresh; 400 (code 3) for a body over
- * the limit or not a well-formed event; otherwise 200, and a provider retries anything else.
+ * Answers: 429 (code 8) before the body is read once the sender's address has spent its failed
+ * authentications; 401 (code 16) unless the signature is valid and fresh; 400 (code 3) for a
+ * body over the limit or not a well-formed event; otherwise 200, and a provider retries anything
+ * else.
  * So a redelivery answers 200 `{"result":"duplicate"}` and credits nothing, and an event we
  * will never act on (an expired or unknown session, another event type) answers 200
  * `{"result":"ignored"}`: retrying it could not change the outcome, and a payer whose session
@@ -53,29 +62,40 @@ export function createPaymentWebhook(context: WebhookContext) {
       const { httpStatus, body } = errorToStatus(error, { registry, onInternalError });
       sendJson(req, res, { status: httpStatus, body, close });
     };
-    readBody(req, context.maxBodyBytes)
-      .then(async (read) => {
-        // Spec 8: 64 KiB; the rest of the body is never read, so the connection is closed.
-        if (read.kind === "too-large") return fail(invalidArgument("The event body is too large."), true);
-        if (read.kind === "aborted")
-          return context.logger.debug({ reason: read.cause.message }, "request aborted by the client");
-        sendJson(req, res, { status: 200, body: await receive(context, req, read.bytes) });
-      })
-      .catch((error: unknown) => fail(error));
+    // The connection's own address, never a header (spec 8).
+    const address = normalisePeerAddress(req.socket?.remoteAddress);
+    const answer = () =>
+      readBody(req, context.maxBodyBytes)
+        .then(async (read) => {
+          // Spec 8: 64 KiB; the rest of the body is never read, so the connection is closed.
+          if (read.kind === "too-large") return fail(invalidArgument("The event body is too large."), true);
+          if (read.kind === "aborted")
+            return context.logger.debug({ reason: read.cause.message }, "request aborted by the client");
+          sendJson(req, res, { status: 200, body: await receive(context, req, { address, bytes: read.bytes }) });
+        })
+        .catch((error: unknown) => fail(error));
+    // Refused before the body is read: the connection is closed rather than drained.
+    context.failedAuth.refuseIfSpent(address).then(answer, (error: unknown) => fail(error, true));
     return true;
   };
 }
 
-async function receive(context: WebhookContext, req: RestRequest, bytes: Uint8Array): Promise<Answer> {
+async function receive(
+  context: WebhookContext,
+  req: RestRequest,
+  { address, bytes }: { address: string; bytes: Uint8Array },
+): Promise<Answer> {
   const header = req.headers[PAYMENT_SIGNATURE_HEADER];
-  const signed = context.secrets.some((secret) =>
-    verifyPaymentSignature({
-      secret,
-      header: typeof header === "string" ? header : undefined,
-      body: bytes,
-      now: context.now(),
-    }),
-  );
+  const verify = async () =>
+    context.secrets.some((secret) =>
+      verifyPaymentSignature({
+        secret,
+        header: typeof header === "string" ? header : undefined,
+        body: bytes,
+        now: context.now(),
+      }),
+    ) || undefined;
+  const signed = await context.failedAuth.attempt(address, verify);
   if (!signed) throw unauthenticated(`A valid, current ${PAYMENT_SIGNATURE_HEADER} header is required.`);
   const event = parseEvent(bytes);
   if (event.type !== "checkout.paid") return { result: "ignored", reason: `event type "${event.type}" is not handled` };

@@ -3,10 +3,11 @@ import type { AuditActorType } from "../../gen/prisma/enums.js";
 import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
-// The audit log (issue 16, docs/audit-log.md). Append-only: this module inserts, lists, and
-// deletes only through the retention purge, the one DELETE the table's trigger lets through
-// (migration 20261125010000_audit_log). Listing is newest first on (create_time, id); the
-// cursor carries create_time with its microseconds (keyset-page.ts says why).
+// The audit log (docs/audit-log.md). Append-only: this module inserts, lists, raises a failed
+// authentication's count (countFailedAuthentication), and deletes only through the retention
+// purge, the one DELETE the table's trigger lets through (migration 20261125010000_audit_log).
+// Listing is newest first on (create_time, id); the cursor carries create_time with its
+// microseconds (keyset-page.ts says why).
 
 export interface NewAuditEvent {
   id: string;
@@ -27,7 +28,15 @@ export interface NewAuditEvent {
 
 export interface AuditEventRow extends Omit<NewAuditEvent, "request"> {
   request: Prisma.JsonValue;
+  /** The calls the event stands for (failed authentications of one address group and window). */
+  callCount: number;
   cursor: readonly string[];
+}
+
+/** Where a failed authentication is counted: its address group and rate-limit window. */
+export interface FailedAuthenticationKey {
+  addressGroup: string;
+  windowStart: Date;
 }
 
 export interface AuditEventQuery {
@@ -47,6 +56,26 @@ export async function insertAuditEvent(db: DbClient, event: NewAuditEvent): Prom
   await db.auditEvent.create({ data: event });
 }
 
+/**
+ * A failed authentication: the first of its address group and window is inserted as it is; every
+ * later one only adds to that event's call_count (the one UPDATE the table's trigger lets through,
+ * migration 20261129000000_audit_failed_auth_count). One statement, safe with replicas at once.
+ */
+export async function countFailedAuthentication(
+  db: DbClient,
+  event: NewAuditEvent,
+  key: FailedAuthenticationKey,
+): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO audit_events (id, account_id, actor_type, actor, session_id, method, resource, changed_fields,
+                              request, address, request_id, code, create_time, address_group, window_start)
+    VALUES (${event.id}, ${event.accountId}, ${event.actorType}::"AuditActorType", ${event.actor}, ${event.sessionId},
+            ${event.method}, ${event.resource}, ${event.changedFields}, ${JSON.stringify(event.request)}::jsonb,
+            ${event.address}, ${event.requestId}, ${event.code}, ${event.createTime}, ${key.addressGroup},
+            ${key.windowStart})
+    ON CONFLICT (address_group, window_start) DO UPDATE SET call_count = audit_events.call_count + 1`;
+}
+
 interface RawAuditEvent {
   id: string;
   account_id: string | null;
@@ -61,6 +90,7 @@ interface RawAuditEvent {
   request_id: string;
   code: number;
   create_time: Date;
+  call_count: number;
   cursor_time: string;
 }
 
@@ -79,7 +109,7 @@ export async function listAuditEvents(db: DbClient, query: AuditEventQuery): Pro
   const where = conditions.length === 0 ? Prisma.sql`TRUE` : Prisma.join(conditions, " AND ");
   const rows = await db.$queryRaw<RawAuditEvent[]>`
     SELECT id, account_id, actor_type::text AS actor_type, actor, session_id, method, resource, changed_fields,
-           request, address, request_id, code, create_time,
+           request, address, request_id, code, create_time, call_count,
            to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
       FROM audit_events
      WHERE ${where}
@@ -99,6 +129,7 @@ export async function listAuditEvents(db: DbClient, query: AuditEventQuery): Pro
     requestId: row.request_id,
     code: row.code,
     createTime: row.create_time,
+    callCount: row.call_count,
     cursor: [row.cursor_time, row.id],
   }));
 }

@@ -17,8 +17,11 @@ export interface ScrapeSources {
 }
 
 export type PlatformOutcome = "ok" | "refused" | "unavailable";
-/** Which limit answered a 429: per address, per campaign key (begin), or failed tickets (begin). */
-export const RATE_LIMIT_NAMES = ["address", "begin_per_campaign", "failed_tickets"] as const;
+/**
+ * Which limit answered a 429: per address, per campaign key (begin), failed tickets (begin), or
+ * failed authentications (every call that needs a credential, and the payment webhook).
+ */
+export const RATE_LIMIT_NAMES = ["address", "begin_per_campaign", "failed_tickets", "failed_auth"] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
 export interface Metrics extends PurchaseMetrics {
@@ -106,7 +109,7 @@ export function createMetrics(sources: ScrapeSources): Metrics {
   });
   const rateLimitRefusals = new CounterFamily({
     name: "encore_rate_limit_refusals_total",
-    help: "Public calls refused with 429 (spec 8), by limit.",
+    help: "Calls refused with 429 (spec 8), by limit.",
     labelNames: ["limit"],
     registry,
   });

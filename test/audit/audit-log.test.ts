@@ -26,6 +26,8 @@ interface Expected {
   changedFields?: string[];
   /** The account whose log holds it; undefined: no account's (the operator's alone). */
   account?: string;
+  /** The calls it stands for, when not 1 (failed authentications of one address and window). */
+  callCount?: number;
 }
 
 describe("audit log of a management scenario", () => {
@@ -40,7 +42,8 @@ describe("audit log of a management scenario", () => {
   let calls: ReturnType<typeof requestIdClients>;
 
   beforeAll(async () => {
-    harness = await startHarness();
+    // A day's window: the scenario's failed authentications cannot straddle two of them.
+    harness = await startHarness({ env: { RATE_LIMIT_WINDOW_SECONDS: "86400" } });
     calls = requestIdClients(harness.server, "scenario");
   });
   afterAll(() => harness.close());
@@ -295,7 +298,8 @@ describe("audit log of a management scenario", () => {
     });
 
     // The admin key deleted; a call with it afterwards is a failed authentication, as is one
-    // with a key nobody issued and one with no credential at all.
+    // with a key nobody issued and one with no credential at all. From one address in one window
+    // they are one event, the first's, counting three calls (docs/audit-log.md).
     await accounts.deleteApiKey({ name: adminKey.name });
     expected.push({
       requestId: calls.last(),
@@ -312,6 +316,7 @@ describe("audit log of a management scenario", () => {
       expect(await refusal(stranger.getCampaign({ name: campaign.name }))).toMatchObject({
         code: Code.Unauthenticated,
       });
+      if (token === forged) continue;
       expected.push({
         requestId: calls.last(),
         method: svc("campaign.v1.CampaignService/GetCampaign"),
@@ -319,21 +324,13 @@ describe("audit log of a management scenario", () => {
         actor: "",
         resource: campaign.name,
         code: Code.Unauthenticated,
+        callCount: 3,
       });
     }
     const anonymous = await harness.server.rest("DELETE", `/v1/${link.name}`, undefined, {
       "x-request-id": "scenario-rest-anonymous",
     });
     expect(anonymous.status).toBe(401);
-    expected.push({
-      requestId: "scenario-rest-anonymous",
-      method: svc("campaign.v1.CampaignService/DeleteDistributorLink"),
-      actorType: AuditEvent_ActorType.NONE,
-      actor: "",
-      resource: link.name,
-      code: Code.Unauthenticated,
-      changedFields: [],
-    });
 
     // What the operator reads: every event, each exactly as expected.
     const all = await readAll(calls.client(OperatorAuditService, TEST_OPERATOR_TOKEN), "");
@@ -350,6 +347,7 @@ describe("audit log of a management scenario", () => {
         resource: want.resource,
         code: want.code,
         address: "127.0.0.1",
+        callCount: want.callCount ?? 1,
         ...(want.changedFields ? { changedFields: want.changedFields } : {}),
       });
       const id = event?.name.split("/").pop();

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import { postFrom, statusFrom } from "../support/post-from.js";
 import { seedCampaign } from "../support/seed.js";
+import { seedApiKey } from "../support/seed-hosting.js";
 import { mintPlayer, seedShop } from "../support/seed-purchases.js";
 import { createTestDatabase } from "../support/test-database.js";
 import { startTestServer, TEST_MASTER_KEY } from "../support/test-server.js";
@@ -32,6 +33,43 @@ describe.runIf(redisUrl)("rate limits shared through Redis (REDIS_URL)", () => {
       expect(await redis.exists(`rl:address:${address}`)).toBe(1);
     } finally {
       await redis.del(`rl:address:${address}`);
+      redis.disconnect();
+      await a.close();
+      await b.close();
+      await db.drop();
+    }
+  });
+
+  it("counts failed authentications per address across two replicas (docs/abuse-limits.md)", async () => {
+    const db = await createTestDatabase();
+    const env = { REDIS_URL: redisUrl as string, RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: "2" };
+    const [a, b] = [await startTestServer({ db, env }), await startTestServer({ db, env })];
+    const [stranger, studio] = [runAddress(), runAddress()];
+    const redis = new Redis(redisUrl as string);
+    try {
+      const { accountId } = await seedCampaign(db.database.prisma);
+      const ownerKey = await seedApiKey(db.database.prisma, accountId, "OWNER");
+      const createGame = (server: typeof a, address: string, token: string) =>
+        postFrom(
+          server.baseUrl,
+          address,
+          `/v1/accounts/${accountId}/games`,
+          { displayName: "Game" },
+          { authorization: `Bearer ${token}` },
+        ).then((res) => res.status);
+      const statuses = [];
+      for (const server of [a, b, a, b]) statuses.push(await createGame(server, stranger, "ek_wrong_key_000000000"));
+      expect(statuses).toEqual([401, 401, 429, 429]);
+      expect(await redis.exists(`rl:auth:address:${stranger}`)).toBe(1);
+      // A valid key from another address, on either replica, spends nothing of its budget.
+      const valid = [];
+      for (const server of [a, b, a, b]) valid.push(await createGame(server, studio, ownerKey));
+      expect(valid).toEqual([200, 200, 200, 200]);
+      const wrong = [];
+      for (const server of [b, a, b]) wrong.push(await createGame(server, studio, "ek_wrong_key_000000000"));
+      expect(wrong).toEqual([401, 401, 429]);
+    } finally {
+      await redis.del(`rl:auth:address:${stranger}`, `rl:auth:address:${studio}`);
       redis.disconnect();
       await a.close();
       await b.close();

@@ -478,7 +478,10 @@ export const AuditEventScalarFieldEnum = {
   address: 'address',
   requestId: 'requestId',
   code: 'code',
-  createTime: 'createTime'
+  createTime: 'createTime',
+  callCount: 'callCount',
+  addressGroup: 'addressGroup',
+  windowStart: 'windowStart'
 } as const
 
 export type AuditEventScalarFieldEnum = (typeof AuditEventScalarFieldEnum)[keyof typeof AuditEventScalarFieldEnum]

@@ -31,10 +31,12 @@ export type AggregateAuditEvent = {
 
 export type AuditEventAvgAggregateOutputType = {
   code: number | null
+  callCount: number | null
 }
 
 export type AuditEventSumAggregateOutputType = {
   code: number | null
+  callCount: number | null
 }
 
 export type AuditEventMinAggregateOutputType = {
@@ -49,6 +51,9 @@ export type AuditEventMinAggregateOutputType = {
   requestId: string | null
   code: number | null
   createTime: Date | null
+  callCount: number | null
+  addressGroup: string | null
+  windowStart: Date | null
 }
 
 export type AuditEventMaxAggregateOutputType = {
@@ -63,6 +68,9 @@ export type AuditEventMaxAggregateOutputType = {
   requestId: string | null
   code: number | null
   createTime: Date | null
+  callCount: number | null
+  addressGroup: string | null
+  windowStart: Date | null
 }
 
 export type AuditEventCountAggregateOutputType = {
@@ -79,16 +87,21 @@ export type AuditEventCountAggregateOutputType = {
   requestId: number
   code: number
   createTime: number
+  callCount: number
+  addressGroup: number
+  windowStart: number
   _all: number
 }
 
 
 export type AuditEventAvgAggregateInputType = {
   code?: true
+  callCount?: true
 }
 
 export type AuditEventSumAggregateInputType = {
   code?: true
+  callCount?: true
 }
 
 export type AuditEventMinAggregateInputType = {
@@ -103,6 +116,9 @@ export type AuditEventMinAggregateInputType = {
   requestId?: true
   code?: true
   createTime?: true
+  callCount?: true
+  addressGroup?: true
+  windowStart?: true
 }
 
 export type AuditEventMaxAggregateInputType = {
@@ -117,6 +133,9 @@ export type AuditEventMaxAggregateInputType = {
   requestId?: true
   code?: true
   createTime?: true
+  callCount?: true
+  addressGroup?: true
+  windowStart?: true
 }
 
 export type AuditEventCountAggregateInputType = {
@@ -133,6 +152,9 @@ export type AuditEventCountAggregateInputType = {
   requestId?: true
   code?: true
   createTime?: true
+  callCount?: true
+  addressGroup?: true
+  windowStart?: true
   _all?: true
 }
 
@@ -236,6 +258,9 @@ export type AuditEventGroupByOutputType = {
   requestId: string
   code: number
   createTime: Date
+  callCount: number
+  addressGroup: string | null
+  windowStart: Date | null
   _count: AuditEventCountAggregateOutputType | null
   _avg: AuditEventAvgAggregateOutputType | null
   _sum: AuditEventSumAggregateOutputType | null
@@ -275,6 +300,9 @@ export type AuditEventWhereInput = {
   requestId?: Prisma.StringFilter<"AuditEvent"> | string
   code?: Prisma.IntFilter<"AuditEvent"> | number
   createTime?: Prisma.DateTimeFilter<"AuditEvent"> | Date | string
+  callCount?: Prisma.IntFilter<"AuditEvent"> | number
+  addressGroup?: Prisma.StringNullableFilter<"AuditEvent"> | string | null
+  windowStart?: Prisma.DateTimeNullableFilter<"AuditEvent"> | Date | string | null
 }
 
 export type AuditEventOrderByWithRelationInput = {
@@ -291,10 +319,14 @@ export type AuditEventOrderByWithRelationInput = {
   requestId?: Prisma.SortOrder
   code?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
+  callCount?: Prisma.SortOrder
+  addressGroup?: Prisma.SortOrderInput | Prisma.SortOrder
+  windowStart?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type AuditEventWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  addressGroup_windowStart?: Prisma.AuditEventAddressGroupWindowStartCompoundUniqueInput
   AND?: Prisma.AuditEventWhereInput | Prisma.AuditEventWhereInput[]
   OR?: Prisma.AuditEventWhereInput[]
   NOT?: Prisma.AuditEventWhereInput | Prisma.AuditEventWhereInput[]
@@ -310,7 +342,10 @@ export type AuditEventWhereUniqueInput = Prisma.AtLeast<{
   requestId?: Prisma.StringFilter<"AuditEvent"> | string
   code?: Prisma.IntFilter<"AuditEvent"> | number
   createTime?: Prisma.DateTimeFilter<"AuditEvent"> | Date | string
-}, "id">
+  callCount?: Prisma.IntFilter<"AuditEvent"> | number
+  addressGroup?: Prisma.StringNullableFilter<"AuditEvent"> | string | null
+  windowStart?: Prisma.DateTimeNullableFilter<"AuditEvent"> | Date | string | null
+}, "id" | "addressGroup_windowStart">
 
 export type AuditEventOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -326,6 +361,9 @@ export type AuditEventOrderByWithAggregationInput = {
   requestId?: Prisma.SortOrder
   code?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
+  callCount?: Prisma.SortOrder
+  addressGroup?: Prisma.SortOrderInput | Prisma.SortOrder
+  windowStart?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.AuditEventCountOrderByAggregateInput
   _avg?: Prisma.AuditEventAvgOrderByAggregateInput
   _max?: Prisma.AuditEventMaxOrderByAggregateInput
@@ -350,6 +388,9 @@ export type AuditEventScalarWhereWithAggregatesInput = {
   requestId?: Prisma.StringWithAggregatesFilter<"AuditEvent"> | string
   code?: Prisma.IntWithAggregatesFilter<"AuditEvent"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"AuditEvent"> | Date | string
+  callCount?: Prisma.IntWithAggregatesFilter<"AuditEvent"> | number
+  addressGroup?: Prisma.StringNullableWithAggregatesFilter<"AuditEvent"> | string | null
+  windowStart?: Prisma.DateTimeNullableWithAggregatesFilter<"AuditEvent"> | Date | string | null
 }
 
 export type AuditEventCreateInput = {
@@ -366,6 +407,9 @@ export type AuditEventCreateInput = {
   requestId: string
   code: number
   createTime?: Date | string
+  callCount?: number
+  addressGroup?: string | null
+  windowStart?: Date | string | null
 }
 
 export type AuditEventUncheckedCreateInput = {
@@ -382,6 +426,9 @@ export type AuditEventUncheckedCreateInput = {
   requestId: string
   code: number
   createTime?: Date | string
+  callCount?: number
+  addressGroup?: string | null
+  windowStart?: Date | string | null
 }
 
 export type AuditEventUpdateInput = {
@@ -398,6 +445,9 @@ export type AuditEventUpdateInput = {
   requestId?: Prisma.StringFieldUpdateOperationsInput | string
   code?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  callCount?: Prisma.IntFieldUpdateOperationsInput | number
+  addressGroup?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  windowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type AuditEventUncheckedUpdateInput = {
@@ -414,6 +464,9 @@ export type AuditEventUncheckedUpdateInput = {
   requestId?: Prisma.StringFieldUpdateOperationsInput | string
   code?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  callCount?: Prisma.IntFieldUpdateOperationsInput | number
+  addressGroup?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  windowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type AuditEventCreateManyInput = {
@@ -430,6 +483,9 @@ export type AuditEventCreateManyInput = {
   requestId: string
   code: number
   createTime?: Date | string
+  callCount?: number
+  addressGroup?: string | null
+  windowStart?: Date | string | null
 }
 
 export type AuditEventUpdateManyMutationInput = {
@@ -446,6 +502,9 @@ export type AuditEventUpdateManyMutationInput = {
   requestId?: Prisma.StringFieldUpdateOperationsInput | string
   code?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  callCount?: Prisma.IntFieldUpdateOperationsInput | number
+  addressGroup?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  windowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type AuditEventUncheckedUpdateManyInput = {
@@ -462,6 +521,14 @@ export type AuditEventUncheckedUpdateManyInput = {
   requestId?: Prisma.StringFieldUpdateOperationsInput | string
   code?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  callCount?: Prisma.IntFieldUpdateOperationsInput | number
+  addressGroup?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  windowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type AuditEventAddressGroupWindowStartCompoundUniqueInput = {
+  addressGroup: string
+  windowStart: Date | string
 }
 
 export type AuditEventCountOrderByAggregateInput = {
@@ -478,10 +545,14 @@ export type AuditEventCountOrderByAggregateInput = {
   requestId?: Prisma.SortOrder
   code?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
+  callCount?: Prisma.SortOrder
+  addressGroup?: Prisma.SortOrder
+  windowStart?: Prisma.SortOrder
 }
 
 export type AuditEventAvgOrderByAggregateInput = {
   code?: Prisma.SortOrder
+  callCount?: Prisma.SortOrder
 }
 
 export type AuditEventMaxOrderByAggregateInput = {
@@ -496,6 +567,9 @@ export type AuditEventMaxOrderByAggregateInput = {
   requestId?: Prisma.SortOrder
   code?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
+  callCount?: Prisma.SortOrder
+  addressGroup?: Prisma.SortOrder
+  windowStart?: Prisma.SortOrder
 }
 
 export type AuditEventMinOrderByAggregateInput = {
@@ -510,10 +584,14 @@ export type AuditEventMinOrderByAggregateInput = {
   requestId?: Prisma.SortOrder
   code?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
+  callCount?: Prisma.SortOrder
+  addressGroup?: Prisma.SortOrder
+  windowStart?: Prisma.SortOrder
 }
 
 export type AuditEventSumOrderByAggregateInput = {
   code?: Prisma.SortOrder
+  callCount?: Prisma.SortOrder
 }
 
 export type AuditEventCreatechangedFieldsInput = {
@@ -545,6 +623,9 @@ export type AuditEventSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   requestId?: boolean
   code?: boolean
   createTime?: boolean
+  callCount?: boolean
+  addressGroup?: boolean
+  windowStart?: boolean
 }, ExtArgs["result"]["auditEvent"]>
 
 export type AuditEventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -561,6 +642,9 @@ export type AuditEventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   requestId?: boolean
   code?: boolean
   createTime?: boolean
+  callCount?: boolean
+  addressGroup?: boolean
+  windowStart?: boolean
 }, ExtArgs["result"]["auditEvent"]>
 
 export type AuditEventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -577,6 +661,9 @@ export type AuditEventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   requestId?: boolean
   code?: boolean
   createTime?: boolean
+  callCount?: boolean
+  addressGroup?: boolean
+  windowStart?: boolean
 }, ExtArgs["result"]["auditEvent"]>
 
 export type AuditEventSelectScalar = {
@@ -593,9 +680,12 @@ export type AuditEventSelectScalar = {
   requestId?: boolean
   code?: boolean
   createTime?: boolean
+  callCount?: boolean
+  addressGroup?: boolean
+  windowStart?: boolean
 }
 
-export type AuditEventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "actorType" | "actor" | "sessionId" | "method" | "resource" | "changedFields" | "request" | "address" | "requestId" | "code" | "createTime", ExtArgs["result"]["auditEvent"]>
+export type AuditEventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "actorType" | "actor" | "sessionId" | "method" | "resource" | "changedFields" | "request" | "address" | "requestId" | "code" | "createTime" | "callCount" | "addressGroup" | "windowStart", ExtArgs["result"]["auditEvent"]>
 
 export type $AuditEventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AuditEvent"
@@ -641,6 +731,17 @@ export type $AuditEventPayload<ExtArgs extends runtime.Types.Extensions.Internal
      */
     code: number
     createTime: Date
+    /**
+     * The calls this event stands for: 1, except for a failed authentication, which stands for
+     * every failed authentication of its address group in its window (docs/audit-log.md).
+     */
+    callCount: number
+    /**
+     * Failed authentications only: the caller's address group (an IPv6 /64) and the start of the
+     * rate-limit window; one event per pair, the first failure's, counting the rest.
+     */
+    addressGroup: string | null
+    windowStart: Date | null
   }, ExtArgs["result"]["auditEvent"]>
   composites: {}
 }
@@ -1077,6 +1178,9 @@ export interface AuditEventFieldRefs {
   readonly requestId: Prisma.FieldRef<"AuditEvent", 'String'>
   readonly code: Prisma.FieldRef<"AuditEvent", 'Int'>
   readonly createTime: Prisma.FieldRef<"AuditEvent", 'DateTime'>
+  readonly callCount: Prisma.FieldRef<"AuditEvent", 'Int'>
+  readonly addressGroup: Prisma.FieldRef<"AuditEvent", 'String'>
+  readonly windowStart: Prisma.FieldRef<"AuditEvent", 'DateTime'>
 }
     
 

@@ -5,7 +5,8 @@ import type { AuditActorType } from "../../../gen/prisma/enums.js";
 import { resources } from "../../domain/resource-names.js";
 import { kClientAddress, kPrincipal, kRequestId, type Principal } from "../../services/context-keys.js";
 import { newId } from "../../services/ids.js";
-import type { NewAuditEvent } from "../../store/audit-events.js";
+import type { FailedAuthenticationKey, NewAuditEvent } from "../../store/audit-events.js";
+import { addressGroup } from "../address-group.js";
 import { isWriteMethod } from "../audit/audited-methods.js";
 import { changedFields, redactedRequest, resourceOf } from "../audit/describe-request.js";
 import { isPublicMethod } from "../public-methods.js";
@@ -14,6 +15,10 @@ import type { Call, Next } from "./interceptor-types.js";
 export interface AuditOptions {
   /** Stores one event (store/audit-events.ts insertAuditEvent, bound to the database). */
   record: (event: NewAuditEvent) => Promise<void>;
+  /** Counts a failed authentication (store/audit-events.ts countFailedAuthentication, bound). */
+  countFailedAuthentication: (event: NewAuditEvent, key: FailedAuthenticationKey) => Promise<void>;
+  /** RATE_LIMIT_WINDOW_SECONDS: a failed authentication's event counts its address group's in one. */
+  failedAuthWindowSeconds: number;
   now: () => Date;
   logger: Logger;
   /** Counts a failed write (encore_audit_write_failures_total), beside its error line. */
@@ -21,10 +26,15 @@ export interface AuditOptions {
 }
 
 /**
- * Issue 16: records every management and operator write, whatever its outcome, and every call
- * refused UNAUTHENTICATED (docs/audit-log.md). Placed outside the request log, so the code it
- * records is the one the caller got (an unexpected failure is INTERNAL by then); the principal
- * is read from the context the authentication interceptor filled.
+ * Records every management and operator write of an authenticated caller, whatever its outcome,
+ * and counts the calls refused UNAUTHENTICATED: one event per address group (an IPv6 /64) and
+ * rate-limit window, the first failure's, with the number of failures it stands for; a call
+ * refused before anyone was authenticated for another reason (429 once its address spent its
+ * failed authentications) did nothing and is not recorded, so a stranger adds at most one event
+ * per address group and window (docs/audit-log.md "Failed authentications"). Placed outside the
+ * request log, so the code it records is the one the caller got (an unexpected failure is
+ * INTERNAL by then); the principal is read from the context the authentication interceptor
+ * filled.
  *
  * The event is written after the call, not in the call's transaction: it is awaited before the
  * answer goes out, and a write that fails is logged at error with the whole event (which holds
@@ -36,31 +46,54 @@ export function createAuditInterceptor(options: AuditOptions): Interceptor {
 
   async function audited(next: Next, req: Call) {
     const write = isWriteMethod(req.method);
+    const insert = options.record;
     try {
       const res = await next(req);
-      if (write && !res.stream) await record(options, req, OK, { desc: req.method.output, message: res.message });
+      if (write && !res.stream) {
+        const response = { desc: req.method.output, message: res.message };
+        await record({ options, req, code: OK, response, store: insert });
+      }
       return res;
     } catch (error) {
       const code = ConnectError.from(error).code;
-      if (write || code === Code.Unauthenticated) await record(options, req, code, undefined);
+      const authenticated = req.contextValues.get(kPrincipal) !== undefined;
+      if (!authenticated && code === Code.Unauthenticated) {
+        await record({ options, req, code, store: (event) => countFailure(options, event) });
+      } else if (authenticated && (write || code === Code.Unauthenticated)) {
+        await record({ options, req, code, store: insert });
+      }
       throw error;
     }
   }
 }
 
+function countFailure(options: AuditOptions, event: NewAuditEvent): Promise<void> {
+  const windowMs = options.failedAuthWindowSeconds * 1000;
+  // Windows aligned on the clock, so every replica counts a failure under the same key.
+  const windowStart = new Date(Math.floor(event.createTime.getTime() / windowMs) * windowMs);
+  return options.countFailedAuthentication(event, { addressGroup: addressGroup(event.address), windowStart });
+}
+
 // google.rpc.Code OK: Connect's Code has no member for success.
 const OK = 0;
 
-async function record(
-  options: AuditOptions,
-  req: Call,
-  code: number,
-  response: { desc: DescMessage; message: Message } | undefined,
-): Promise<void> {
+async function record({
+  options,
+  req,
+  code,
+  response,
+  store,
+}: {
+  options: AuditOptions;
+  req: Call;
+  code: number;
+  response?: { desc: DescMessage; message: Message };
+  store: (event: NewAuditEvent) => Promise<void>;
+}): Promise<void> {
   let event: NewAuditEvent | undefined;
   try {
     event = describe(options.now(), req, code, response);
-    await options.record(event);
+    await store(event);
   } catch (error) {
     options.onWriteFailed();
     options.logger.error(

@@ -16,6 +16,7 @@ import { redactUrl } from "../../startup/redact-url.js";
 import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";
 import { createBeginLimits } from "./begin-limits.js";
+import { createFailedAuthLimit, type FailedAuthLimit } from "./failed-auth-limit.js";
 import type { Call, Next } from "./interceptor-types.js";
 import type { LimitKey } from "./limit-point.js";
 
@@ -29,6 +30,8 @@ export interface RateLimitOptions {
   failedTicketsPerAddress: number;
   /** Refused tickets per campaign key per window before addresses that failed are refused. */
   failedTicketsPerCampaign: number;
+  /** Failed authentications per address (IPv6 /64) per window, before its every credential is refused. */
+  failedAuthPerAddress: number;
   /** Shared counters for several replicas; in memory when unset. */
   redisUrl: string | undefined;
   /**
@@ -44,9 +47,12 @@ export interface RateLimitOptions {
 
 export interface RateLimit {
   interceptor: Interceptor;
+  /** Failed authentications per address, for the authentication interceptor and the payment webhook. */
+  failedAuth: FailedAuthLimit;
   /**
-   * For REST: counts a public call against its client address before its body is read
-   * (spec 8: a 429 comes before any work). The interceptor then does not count it again.
+   * For REST: counts a public call against its client address before its body is read, and
+   * refuses any other call from an address whose failed authentications are spent (spec 8: a
+   * 429 comes before any work). The interceptor then does not count a public call again.
    */
   admitBeforeBody(call: { route: { method: DescMethod }; contextValues: ContextValues }): Promise<void>;
   /** Where the counters are kept now (the readiness detail and metrics read it). */
@@ -71,7 +77,9 @@ const CLUSTER_LIMIT_TIMEOUT_MS = 2_000;
 /**
  * Spec 8: public calls are limited per client address, the address the connection really comes
  * from (kClientAddress, never X-Forwarded-For or any caller-written header), and begin also per
- * campaign key, in a way strangers cannot turn against players (begin-limits.ts). A 429 (code 8)
+ * campaign key, in a way strangers cannot turn against players (begin-limits.ts); every other
+ * call by its address's failed authentications (failed-auth-limit.ts, which the authentication
+ * interceptor asks, and admitBeforeBody for REST). A 429 (code 8)
  * is answered before any work; as an interceptor it covers REST, Connect, gRPC and gRPC-web
  * alike. With Redis, a Redis outage falls back to memory counters rather than refusing every
  * player.
@@ -111,6 +119,11 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
   };
   const byAddress = limiter("rl:address", options.perAddress, "address");
   const begins = createBeginLimits({ ...options, limiter });
+  const failedAuth = createFailedAuthLimit({
+    limiter: limiter("rl:auth:address", options.failedAuthPerAddress, "address"),
+    logger: options.logger,
+    onRefused: () => options.onRefused?.("failed_auth"),
+  });
   const beginPurchase: DescMethod = CampaignService.method.beginPurchase;
 
   const countAddress = async (contextValues: ContextValues) => {
@@ -140,8 +153,10 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
   };
   return {
     interceptor,
+    failedAuth,
     admitBeforeBody: async ({ route, contextValues }) => {
       if (isPublicMethod(route.method)) await countAddress(contextValues);
+      else await failedAuth.refuseIfSpent(contextValues.get(kClientAddress));
     },
     status: () => {
       if (redis) return { store: "redis", redis: redisState };

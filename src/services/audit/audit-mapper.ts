@@ -34,5 +34,6 @@ export function toAuditEvent(row: AuditEventRow): AuditEvent {
     requestId: row.requestId,
     code: row.code,
     createTime: timestampFromDate(row.createTime),
+    callCount: row.callCount,
   });
 }
