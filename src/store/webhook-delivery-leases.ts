@@ -91,6 +91,7 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
       UPDATE webhook_deliveries SET lease_until = ${leaseUntil}
        WHERE id IN (SELECT id FROM webhook_deliveries
                      WHERE id IN (SELECT id FROM chosen) AND state = 'PENDING'
+                       AND (lease_until IS NULL OR lease_until < ${options.now})
                      FOR UPDATE SKIP LOCKED)
       RETURNING id, event_id, endpoint_id, attempt_count`;
   });
