@@ -31,7 +31,7 @@ describe("webhook retry backoff", () => {
     expect(attempts).toBeLessThan(25);
   });
 
-  it("backs a whole endpoint off by the same doubling and jitter, and never gives it up (docs/webhooks.md \"Fairness\")", () => {
+  it('backs a whole endpoint off by the same doubling and jitter, and never gives it up (docs/webhooks.md "Fairness")', () => {
     expect([1, 2, 3].map((level) => endpointBackoffMs(policy, level, 0.5))).toEqual([22_500, 45_000, 90_000]);
     expect(endpointBackoffMs(policy, 1, 0)).toBe(15_000);
     expect(endpointBackoffMs(policy, 500, 0.999_999)).toBeLessThanOrEqual(policy.maxMs);
