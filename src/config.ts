@@ -100,10 +100,10 @@ const schema = z
     // OpenTelemetry tracing: off unless an OTLP/HTTP collector is named (the SDK's own variable).
     OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default("encore-campaigns"),
-    // Webhooks (issue 16, docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP;
-    // hosts resolving to loopback, private or link-local addresses are refused unless named in
-    // WEBHOOK_ALLOW_ADDRESSES; each POST has WEBHOOK_TIMEOUT_MS; failures are retried with
-    // backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
+    // Webhooks (docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP; hosts
+    // resolving to loopback, private or link-local addresses are refused unless named in
+    // WEBHOOK_ALLOW_ADDRESSES; each attempt, resolution included, has WEBHOOK_TIMEOUT_MS; failures
+    // are retried with backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
     // WEBHOOK_RETRY_WINDOW_MS; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
     WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false"),
     WEBHOOK_ALLOW_ADDRESSES: z
