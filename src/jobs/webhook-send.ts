@@ -32,11 +32,10 @@ export async function sendDelivery(options: SendOptions): Promise<PostOutcome> {
     if (!(error instanceof WebhookUrlRefused)) throw error;
     return { statusCode: 0, latencyMs: 0, error: `URL refused: it ${error.message}`, responseExcerpt: "" };
   }
-  const spentMs = performance.now() - started;
   if (target === undefined) {
     return {
       statusCode: 0,
-      latencyMs: Math.round(spentMs),
+      latencyMs: Math.round(performance.now() - started),
       error: `no answer within ${config.timeoutMs} ms (the host did not resolve in time)`,
       responseExcerpt: "",
     };
@@ -48,8 +47,9 @@ export async function sendDelivery(options: SendOptions): Promise<PostOutcome> {
       [SIGNATURE_HEADER]: signatureHeader(options.secrets, timestamp, task.payload),
       "Encore-Event-Id": task.eventId,
     },
-    timeoutMs: Math.max(1, Math.round(config.timeoutMs - spentMs)),
+    timeoutMs: config.timeoutMs,
     clock: () => performance.now(),
+    startedAt: started,
   });
 }
 
