@@ -126,8 +126,8 @@ const schema = z
     // Webhooks (docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP; hosts
     // resolving to anything but global unicast addresses are refused, loopback (this machine's
     // own addresses too), private or link-local ones only unless named in
-    // WEBHOOK_ALLOW_ADDRESSES; each POST has WEBHOOK_TIMEOUT_MS; failures are retried with
-    // backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
+    // WEBHOOK_ALLOW_ADDRESSES; each attempt, resolution included, has WEBHOOK_TIMEOUT_MS; failures
+    // are retried with backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
     // WEBHOOK_RETRY_WINDOW_MS; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
     WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false"),
     WEBHOOK_ALLOW_ADDRESSES: z
@@ -155,6 +155,14 @@ const schema = z
       .int()
       .positive()
       .default(3 * 24 * 60 * 60_000),
+    // docs/webhooks.md "Fairness": attempts one replica runs at once; attempts one endpoint and
+    // one account may have in flight across every replica; endpoints an account may have;
+    // redeliveries an endpoint may queue an hour.
+    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().positive().max(1_000).default(32),
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
+    WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().positive().max(1_000).default(16),
+    WEBHOOK_REDELIVERIES_PER_HOUR: z.coerce.number().int().positive().default(100),
     // Issue 16: finished webhook events older than this are deleted by the webhook purge job.
     WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
     // Issue 16: audit events older than this are deleted by the audit purge job.
@@ -194,6 +202,15 @@ const schema = z
   .refine((env) => Boolean(env.TLS_CERT_FILE) === Boolean(env.TLS_KEY_FILE), {
     message: "TLS_CERT_FILE and TLS_KEY_FILE go together",
     path: ["TLS_CERT_FILE"],
+  })
+  // docs/webhooks.md "Fairness": one account never holds every attempt slot of a replica.
+  .refine((env) => env.WEBHOOK_ACCOUNT_CONCURRENCY < env.WEBHOOK_DELIVERY_CONCURRENCY, {
+    message: "must be less than WEBHOOK_DELIVERY_CONCURRENCY, so one account never holds every delivery slot",
+    path: ["WEBHOOK_ACCOUNT_CONCURRENCY"],
+  })
+  .refine((env) => env.WEBHOOK_ENDPOINT_CONCURRENCY <= env.WEBHOOK_ACCOUNT_CONCURRENCY, {
+    message: "must be at most WEBHOOK_ACCOUNT_CONCURRENCY",
+    path: ["WEBHOOK_ENDPOINT_CONCURRENCY"],
   });
 
 export type Env = z.infer<typeof schema>;
@@ -268,6 +285,11 @@ export interface WebhookConfig {
   disableAfterMs: number;
   /** Finished events (and their deliveries) are deleted this many days after creation. */
   retentionDays: number;
+  /** docs/webhooks.md "Fairness": attempts at once, per replica and (across replicas) per endpoint and account. */
+  concurrency: { replica: number; endpoint: number; account: number };
+  endpointsPerAccount: number;
+  /** Redeliveries one endpoint may queue in an hour. */
+  redeliveriesPerHour: number;
 }
 
 export class ConfigError extends Error {}
@@ -342,6 +364,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       retry: { baseMs: e.WEBHOOK_RETRY_BASE_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
+      concurrency: {
+        replica: e.WEBHOOK_DELIVERY_CONCURRENCY,
+        endpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+        account: e.WEBHOOK_ACCOUNT_CONCURRENCY,
+      },
+      endpointsPerAccount: e.WEBHOOK_ENDPOINTS_PER_ACCOUNT,
+      redeliveriesPerHour: e.WEBHOOK_REDELIVERIES_PER_HOUR,
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   });

@@ -31,6 +31,8 @@ export const REASON_WORDS: Record<string, string> = {
   RECONCILIATION_RUNNING: "Steam's report is being reconciled for this link right now: try again in a minute.",
   LAST_OWNER: "The account must keep at least one owner.",
   WEBHOOK_ENDPOINT_DISABLED: "The endpoint is disabled: enable it before redelivering.",
+  WEBHOOK_ENDPOINT_LIMIT_REACHED:
+    "The account has as many webhook endpoints as it may have: delete one before adding another.",
 };
 
 const CODE_WORDS: Partial<Record<Code, string>> = {

@@ -23,6 +23,21 @@ export function nextRetryDelayMs(policy: RetryPolicy, attempts: number, random: 
   let spent = 0;
   for (let attempt = 1; attempt < attempts; attempt += 1) spent += nominalDelayMs(policy, attempt);
   if (spent >= policy.windowMs) return undefined;
-  const nominal = nominalDelayMs(policy, attempts);
-  return Math.round(nominal / 2 + (nominal / 2) * random);
+  return jittered(nominalDelayMs(policy, attempts), random);
+}
+
+/**
+ * How long a whole endpoint waits after a failed attempt (docs/webhooks.md "Fairness"), at
+ * `level` 1 for its first failure since a success and one more for each failure after a wait
+ * ended: the same doubling and jitter as a delivery's retries, never given up (an endpoint that
+ * keeps failing is disabled instead). No attempt reaches the endpoint while it waits, so one
+ * that never answers holds the delivery job once a wait, not once a pending delivery.
+ */
+export function endpointBackoffMs(policy: RetryPolicy, level: number, random: number): number {
+  return jittered(nominalDelayMs(policy, level), random);
+}
+
+/** A wait drawn in [half, all] of its nominal length, so failures together do not retry together. */
+function jittered(nominalMs: number, random: number): number {
+  return Math.round(nominalMs / 2 + (nominalMs / 2) * random);
 }

@@ -41,6 +41,13 @@ export const reasons = {
   // The webhook service's refusals (WebhookService, issue 16; our own names).
   /** RedeliverWebhookDelivery: the endpoint is DISABLED; enable it first (UpdateWebhookEndpoint). */
   WEBHOOK_ENDPOINT_DISABLED: { code: Code.FailedPrecondition, precondition: true },
+  /**
+   * CreateWebhookEndpoint: the account has WEBHOOK_ENDPOINTS_PER_ACCOUNT endpoints. Not
+   * RESOURCE_EXHAUSTED (429): that one tells clients to retry with backoff, and no retry helps
+   * until the studio deletes an endpoint (google.rpc.Code: FAILED_PRECONDITION when the state
+   * must be fixed first), as PUBLISHER_LIMIT_REACHED for the outstanding limit.
+   */
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: { code: Code.FailedPrecondition, precondition: true },
 } as const satisfies Record<string, { code: Code; precondition: boolean }>;
 
 export type Reason = keyof typeof reasons;

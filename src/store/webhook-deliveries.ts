@@ -1,10 +1,10 @@
+import { allowRedelivery } from "../domain/webhook-redelivery.js";
 import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
-// Webhook deliveries (issue 16): one event to one endpoint. Several replicas lease due
-// deliveries with FOR UPDATE SKIP LOCKED, so each attempt is made by one of them; an attempt's
-// outcome is written only while its lease is still held, so a replica that stalled past its
-// lease cannot overwrite the work of the one that took over.
+// Webhook deliveries: one event to one endpoint, as the API reads them, and redelivery. The
+// delivery job's side is in webhook-delivery-leases.ts (which to attempt) and
+// webhook-delivery-outcomes.ts (what an attempt came to).
 
 export type WebhookDeliveryState = "PENDING" | "SUCCEEDED" | "FAILED";
 
@@ -67,196 +67,53 @@ export function findWebhookDelivery(
   });
 }
 
-export type Redelivery = { kind: "queued"; row: WebhookDeliveryRow } | { kind: "absent" } | { kind: "disabled" };
+export type Redelivery =
+  | { kind: "queued"; row: WebhookDeliveryRow }
+  /** Already queued or in flight: left as it is, so it is never sent twice for one redelivery. */
+  | { kind: "pending"; row: WebhookDeliveryRow }
+  | { kind: "absent" }
+  | { kind: "disabled" }
+  /** The endpoint queued its `perHour` redeliveries this hour; the next fits at `nextAllowed`. */
+  | { kind: "limited"; nextAllowed: Date };
 
-/** Queues the delivery again at once, its attempts starting over; only to an ACTIVE endpoint. */
-export async function redeliverWebhook(
-  db: DbClient,
-  options: { accountId: string; endpointId: string; id: string; now: Date },
-): Promise<Redelivery> {
-  const endpoint = await db.webhookEndpoint.findFirst({
-    where: { id: options.endpointId, accountId: options.accountId },
-    select: { state: true },
-  });
-  if (!endpoint) return { kind: "absent" };
-  if (endpoint.state !== "ACTIVE") return { kind: "disabled" };
-  const written = await db.webhookDelivery.updateMany({
-    where: { id: options.id, endpointId: options.endpointId },
-    data: { state: "PENDING", attemptCount: 0, nextAttemptTime: options.now, leaseUntil: null },
-  });
-  if (written.count === 0) return { kind: "absent" };
-  const row = await findWebhookDelivery(db, options);
-  return row ? { kind: "queued", row } : { kind: "absent" };
+interface EndpointWindowRow {
+  state: string;
+  redeliver_window_start: Date | null;
+  redeliver_count: number;
 }
-
-/** A leased delivery with what an attempt needs. */
-export interface DeliveryTask {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  accountId: string;
-  url: string;
-  payload: string;
-  secretEncrypted: Uint8Array;
-  previousSecretEncrypted: Uint8Array | null;
-  previousSecretExpireTime: Date | null;
-  attemptCount: number;
-  /** The lease this replica holds: the outcome is written only while it still holds it. */
-  leaseUntil: Date;
-}
-
-interface LeasedRow {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  attempt_count: number;
-}
-
-export async function leaseWebhookDeliveries(
-  db: Db,
-  options: { now: Date; leaseMs: number; limit: number },
-): Promise<DeliveryTask[]> {
-  const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
-  const leased = await db.$queryRaw<LeasedRow[]>`
-    UPDATE webhook_deliveries SET lease_until = ${leaseUntil}
-     WHERE id IN (
-       SELECT id FROM webhook_deliveries
-        WHERE state = 'PENDING' AND next_attempt_time <= ${options.now}
-          AND (lease_until IS NULL OR lease_until < ${options.now})
-        ORDER BY next_attempt_time, id
-        LIMIT ${options.limit}
-        FOR UPDATE SKIP LOCKED)
-    RETURNING id, event_id, endpoint_id, attempt_count`;
-  if (leased.length === 0) return [];
-  const [events, endpoints] = await Promise.all([
-    db.webhookEvent.findMany({
-      where: { id: { in: leased.map((row) => row.event_id) } },
-      select: { id: true, payload: true },
-    }),
-    db.webhookEndpoint.findMany({
-      where: { id: { in: leased.map((row) => row.endpoint_id) }, state: "ACTIVE" },
-      select: {
-        id: true,
-        accountId: true,
-        url: true,
-        secretEncrypted: true,
-        previousSecretEncrypted: true,
-        previousSecretExpireTime: true,
-      },
-    }),
-  ]);
-  const payloads = new Map(events.map((event) => [event.id, event.payload]));
-  const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
-  return leased.flatMap((row) => {
-    const payload = payloads.get(row.event_id);
-    const endpoint = byId.get(row.endpoint_id);
-    // A disabled endpoint's deliveries were failed with it; one disabled since is left to lapse.
-    if (payload === undefined || endpoint === undefined) return [];
-    return [
-      {
-        id: row.id,
-        eventId: row.event_id,
-        endpointId: row.endpoint_id,
-        accountId: endpoint.accountId,
-        url: endpoint.url,
-        payload,
-        secretEncrypted: endpoint.secretEncrypted,
-        previousSecretEncrypted: endpoint.previousSecretEncrypted,
-        previousSecretExpireTime: endpoint.previousSecretExpireTime,
-        attemptCount: Number(row.attempt_count),
-        leaseUntil,
-      },
-    ];
-  });
-}
-
-export interface AttemptRecord {
-  now: Date;
-  statusCode: number;
-  latencyMs: number;
-  error: string;
-  responseExcerpt: string;
-}
-
-/** A 2xx: the delivery SUCCEEDED and the endpoint's failure run ends. Whether it was written. */
-export function recordDeliverySuccess(db: Db, task: DeliveryTask, attempt: AttemptRecord): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const written = await tx.webhookDelivery.updateMany({
-      where: { id: task.id, state: "PENDING", leaseUntil: task.leaseUntil },
-      data: {
-        ...attemptColumns(attempt),
-        state: "SUCCEEDED",
-        attemptCount: { increment: 1 },
-        nextAttemptTime: null,
-        leaseUntil: null,
-      },
-    });
-    if (written.count === 0) return false;
-    await tx.webhookEndpoint.updateMany({
-      where: { id: task.endpointId, failingSince: { not: null } },
-      data: { failingSince: null },
-    });
-    return true;
-  });
-}
-
-export type FailureOutcome = "retrying" | "gaveUp" | "endpointDisabled" | "lostLease";
 
 /**
- * A failed attempt: tried again at `nextAttemptTime`, or FAILED when it is undefined (given up).
- * The endpoint's failure run starts at its first failure since a success; once it is older than
- * `disableAfterMs` the endpoint is DISABLED with `disabledReason`, and its pending deliveries fail.
+ * Queues a finished delivery again at once, its attempts starting over; only to an ACTIVE
+ * endpoint, and at most `perHour` an endpoint (docs/webhooks.md "Fairness"). The endpoint's row
+ * is locked first, so concurrent redeliveries of one endpoint are counted one after another.
  */
-export function recordDeliveryFailure(
+export function redeliverWebhook(
   db: Db,
-  task: DeliveryTask,
-  attempt: AttemptRecord & { nextAttemptTime: Date | undefined; disableAfterMs: number; disabledReason: string },
-): Promise<FailureOutcome> {
-  return db.$transaction(async (tx): Promise<FailureOutcome> => {
-    const written = await tx.webhookDelivery.updateMany({
-      where: { id: task.id, state: "PENDING", leaseUntil: task.leaseUntil },
-      data: {
-        ...attemptColumns(attempt),
-        attemptCount: { increment: 1 },
-        leaseUntil: null,
-        ...(attempt.nextAttemptTime === undefined
-          ? { state: "FAILED", nextAttemptTime: null }
-          : { nextAttemptTime: attempt.nextAttemptTime }),
-      },
+  options: { accountId: string; endpointId: string; id: string; now: Date; perHour: number },
+): Promise<Redelivery> {
+  const { endpointId, id, now } = options;
+  return db.$transaction(async (tx): Promise<Redelivery> => {
+    const [endpoint] = await tx.$queryRaw<EndpointWindowRow[]>`
+      SELECT state::text AS state, redeliver_window_start, redeliver_count FROM webhook_endpoints
+       WHERE id = ${endpointId} AND account_id = ${options.accountId} FOR NO KEY UPDATE`;
+    if (!endpoint) return { kind: "absent" };
+    if (endpoint.state !== "ACTIVE") return { kind: "disabled" };
+    const current = await findWebhookDelivery(tx, options);
+    if (!current) return { kind: "absent" };
+    if (current.state === "PENDING") return { kind: "pending", row: current };
+    const window = { start: endpoint.redeliver_window_start, count: Number(endpoint.redeliver_count) };
+    const allowance = allowRedelivery(window, { now, perHour: options.perHour });
+    if (!allowance.allowed) return { kind: "limited", nextAllowed: allowance.nextAllowed };
+    // Raw, so the count leaves the endpoint's update_time alone: it is not a change to the endpoint.
+    await tx.$executeRaw`
+      UPDATE webhook_endpoints
+         SET redeliver_window_start = ${allowance.window.start}, redeliver_count = ${allowance.window.count}
+       WHERE id = ${endpointId}`;
+    await tx.webhookDelivery.updateMany({
+      where: { id, endpointId },
+      data: { state: "PENDING", attemptCount: 0, nextAttemptTime: now, leaseUntil: null },
     });
-    if (written.count === 0) return "lostLease";
-    await tx.webhookEndpoint.updateMany({
-      where: { id: task.endpointId, failingSince: null },
-      data: { failingSince: attempt.now },
-    });
-    const disableBefore = new Date(attempt.now.getTime() - attempt.disableAfterMs);
-    const disabled = await tx.webhookEndpoint.updateMany({
-      where: { id: task.endpointId, state: "ACTIVE", failingSince: { lte: disableBefore } },
-      data: {
-        state: "DISABLED",
-        disabledReason: attempt.disabledReason,
-        disableTime: attempt.now,
-        version: { increment: 1 },
-        updateTime: attempt.now,
-      },
-    });
-    if (disabled.count === 1) {
-      await tx.webhookDelivery.updateMany({
-        where: { endpointId: task.endpointId, state: "PENDING" },
-        data: { state: "FAILED", nextAttemptTime: null, leaseUntil: null },
-      });
-      return "endpointDisabled";
-    }
-    return attempt.nextAttemptTime === undefined ? "gaveUp" : "retrying";
+    const row = await findWebhookDelivery(tx, options);
+    return row ? { kind: "queued", row } : { kind: "absent" };
   });
-}
-
-function attemptColumns(attempt: AttemptRecord) {
-  return {
-    lastAttemptTime: attempt.now,
-    lastStatusCode: attempt.statusCode,
-    lastLatencyMs: attempt.latencyMs,
-    lastError: attempt.error,
-    responseExcerpt: attempt.responseExcerpt,
-  };
 }

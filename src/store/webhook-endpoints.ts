@@ -1,7 +1,8 @@
 import type { DbClient } from "./db-client.js";
 import { afterId, type IdPage } from "./id-page.js";
+import type { Db } from "./open-database.js";
 
-// Webhook endpoints (issue 16). Their signing secrets are sealed by the caller (secret-box.ts):
+// Webhook endpoints (docs/webhooks.md). Their signing secrets are sealed by the caller (secret-box.ts):
 // the store keeps the boxes and never sees a secret.
 
 export type WebhookEndpointState = "ACTIVE" | "DISABLED";
@@ -46,11 +47,28 @@ export interface NewWebhookEndpoint {
   now: Date;
 }
 
-export function insertWebhookEndpoint(db: DbClient, endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRow> {
-  const { now, ...fields } = endpoint;
-  return db.webhookEndpoint.create({
-    data: { ...fields, createTime: now, updateTime: now },
-    select: endpointColumns,
+export type EndpointInsert = { kind: "created"; row: WebhookEndpointRow } | { kind: "limitReached" };
+
+/**
+ * Creates the endpoint unless the account already has `limit` (docs/webhooks.md "Fairness").
+ * The account's row is locked first, so creations racing each other are counted one after
+ * another; `FOR NO KEY UPDATE` leaves rows that merely reference the account unblocked.
+ */
+export function insertWebhookEndpoint(
+  db: Db,
+  endpoint: NewWebhookEndpoint & { limit: number },
+): Promise<EndpointInsert> {
+  const { now, limit, ...fields } = endpoint;
+  return db.$transaction(async (tx): Promise<EndpointInsert> => {
+    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${fields.accountId} FOR NO KEY UPDATE`;
+    if ((await tx.webhookEndpoint.count({ where: { accountId: fields.accountId } })) >= limit) {
+      return { kind: "limitReached" };
+    }
+    const row = await tx.webhookEndpoint.create({
+      data: { ...fields, createTime: now, updateTime: now },
+      select: endpointColumns,
+    });
+    return { kind: "created", row };
   });
 }
 
@@ -75,7 +93,7 @@ export interface WebhookEndpointChanges {
   url?: string;
   eventTypes?: string[];
   description?: string;
-  /** ACTIVE enables the endpoint again (its failure run forgotten); DISABLED stops it. */
+  /** ACTIVE enables the endpoint again (its failure run and back-off forgotten); DISABLED stops it. */
   state?: WebhookEndpointState;
 }
 
@@ -87,7 +105,14 @@ export async function updateWebhookEndpoint(
   const { accountId, id, changes, now } = options;
   const stateColumns =
     changes.state === "ACTIVE"
-      ? { state: "ACTIVE" as const, disabledReason: "", disableTime: null, failingSince: null }
+      ? {
+          state: "ACTIVE" as const,
+          disabledReason: "",
+          disableTime: null,
+          failingSince: null,
+          backoffUntil: null,
+          backoffLevel: 0,
+        }
       : changes.state === "DISABLED"
         ? { state: "DISABLED" as const, disabledReason: "Disabled by the account.", disableTime: now }
         : {};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextRetryDelayMs, nominalDelayMs } from "../../src/domain/webhook-retry.js";
+import { endpointBackoffMs, nextRetryDelayMs, nominalDelayMs } from "../../src/domain/webhook-retry.js";
 
 const policy = { baseMs: 30_000, maxMs: 6 * 3_600_000, windowMs: 3 * 24 * 3_600_000 };
 
@@ -29,5 +29,12 @@ describe("webhook retry backoff", () => {
     expect(total).toBeLessThan(policy.windowMs + policy.maxMs);
     expect(attempts).toBeGreaterThan(15);
     expect(attempts).toBeLessThan(25);
+  });
+
+  it('backs a whole endpoint off by the same doubling and jitter, and never gives it up (docs/webhooks.md "Fairness")', () => {
+    expect([1, 2, 3].map((level) => endpointBackoffMs(policy, level, 0.5))).toEqual([22_500, 45_000, 90_000]);
+    expect(endpointBackoffMs(policy, 1, 0)).toBe(15_000);
+    expect(endpointBackoffMs(policy, 500, 0.999_999)).toBeLessThanOrEqual(policy.maxMs);
+    expect(endpointBackoffMs(policy, 500, 0)).toBe(policy.maxMs / 2);
   });
 });

@@ -2737,6 +2737,10 @@ export const WebhookEndpointScalarFieldEnum = {
   disabledReason: 'disabledReason',
   disableTime: 'disableTime',
   failingSince: 'failingSince',
+  backoffUntil: 'backoffUntil',
+  backoffLevel: 'backoffLevel',
+  redeliverWindowStart: 'redeliverWindowStart',
+  redeliverCount: 'redeliverCount',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime'

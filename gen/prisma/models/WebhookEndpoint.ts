@@ -29,10 +29,14 @@ export type AggregateWebhookEndpoint = {
 }
 
 export type WebhookEndpointAvgAggregateOutputType = {
+  backoffLevel: number | null
+  redeliverCount: number | null
   version: number | null
 }
 
 export type WebhookEndpointSumAggregateOutputType = {
+  backoffLevel: number | null
+  redeliverCount: number | null
   version: number | null
 }
 
@@ -48,6 +52,10 @@ export type WebhookEndpointMinAggregateOutputType = {
   disabledReason: string | null
   disableTime: Date | null
   failingSince: Date | null
+  backoffUntil: Date | null
+  backoffLevel: number | null
+  redeliverWindowStart: Date | null
+  redeliverCount: number | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -65,6 +73,10 @@ export type WebhookEndpointMaxAggregateOutputType = {
   disabledReason: string | null
   disableTime: Date | null
   failingSince: Date | null
+  backoffUntil: Date | null
+  backoffLevel: number | null
+  redeliverWindowStart: Date | null
+  redeliverCount: number | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -83,6 +95,10 @@ export type WebhookEndpointCountAggregateOutputType = {
   disabledReason: number
   disableTime: number
   failingSince: number
+  backoffUntil: number
+  backoffLevel: number
+  redeliverWindowStart: number
+  redeliverCount: number
   version: number
   createTime: number
   updateTime: number
@@ -91,10 +107,14 @@ export type WebhookEndpointCountAggregateOutputType = {
 
 
 export type WebhookEndpointAvgAggregateInputType = {
+  backoffLevel?: true
+  redeliverCount?: true
   version?: true
 }
 
 export type WebhookEndpointSumAggregateInputType = {
+  backoffLevel?: true
+  redeliverCount?: true
   version?: true
 }
 
@@ -110,6 +130,10 @@ export type WebhookEndpointMinAggregateInputType = {
   disabledReason?: true
   disableTime?: true
   failingSince?: true
+  backoffUntil?: true
+  backoffLevel?: true
+  redeliverWindowStart?: true
+  redeliverCount?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -127,6 +151,10 @@ export type WebhookEndpointMaxAggregateInputType = {
   disabledReason?: true
   disableTime?: true
   failingSince?: true
+  backoffUntil?: true
+  backoffLevel?: true
+  redeliverWindowStart?: true
+  redeliverCount?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -145,6 +173,10 @@ export type WebhookEndpointCountAggregateInputType = {
   disabledReason?: true
   disableTime?: true
   failingSince?: true
+  backoffUntil?: true
+  backoffLevel?: true
+  redeliverWindowStart?: true
+  redeliverCount?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -250,6 +282,10 @@ export type WebhookEndpointGroupByOutputType = {
   disabledReason: string
   disableTime: Date | null
   failingSince: Date | null
+  backoffUntil: Date | null
+  backoffLevel: number
+  redeliverWindowStart: Date | null
+  redeliverCount: number
   version: number
   createTime: Date
   updateTime: Date
@@ -291,6 +327,10 @@ export type WebhookEndpointWhereInput = {
   disabledReason?: Prisma.StringFilter<"WebhookEndpoint"> | string
   disableTime?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  backoffUntil?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  backoffLevel?: Prisma.IntFilter<"WebhookEndpoint"> | number
+  redeliverWindowStart?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  redeliverCount?: Prisma.IntFilter<"WebhookEndpoint"> | number
   version?: Prisma.IntFilter<"WebhookEndpoint"> | number
   createTime?: Prisma.DateTimeFilter<"WebhookEndpoint"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"WebhookEndpoint"> | Date | string
@@ -311,6 +351,10 @@ export type WebhookEndpointOrderByWithRelationInput = {
   disabledReason?: Prisma.SortOrder
   disableTime?: Prisma.SortOrderInput | Prisma.SortOrder
   failingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  backoffUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  backoffLevel?: Prisma.SortOrder
+  redeliverWindowStart?: Prisma.SortOrderInput | Prisma.SortOrder
+  redeliverCount?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -334,6 +378,10 @@ export type WebhookEndpointWhereUniqueInput = Prisma.AtLeast<{
   disabledReason?: Prisma.StringFilter<"WebhookEndpoint"> | string
   disableTime?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  backoffUntil?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  backoffLevel?: Prisma.IntFilter<"WebhookEndpoint"> | number
+  redeliverWindowStart?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  redeliverCount?: Prisma.IntFilter<"WebhookEndpoint"> | number
   version?: Prisma.IntFilter<"WebhookEndpoint"> | number
   createTime?: Prisma.DateTimeFilter<"WebhookEndpoint"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"WebhookEndpoint"> | Date | string
@@ -354,6 +402,10 @@ export type WebhookEndpointOrderByWithAggregationInput = {
   disabledReason?: Prisma.SortOrder
   disableTime?: Prisma.SortOrderInput | Prisma.SortOrder
   failingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  backoffUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  backoffLevel?: Prisma.SortOrder
+  redeliverWindowStart?: Prisma.SortOrderInput | Prisma.SortOrder
+  redeliverCount?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -380,6 +432,10 @@ export type WebhookEndpointScalarWhereWithAggregatesInput = {
   disabledReason?: Prisma.StringWithAggregatesFilter<"WebhookEndpoint"> | string
   disableTime?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookEndpoint"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookEndpoint"> | Date | string | null
+  backoffUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookEndpoint"> | Date | string | null
+  backoffLevel?: Prisma.IntWithAggregatesFilter<"WebhookEndpoint"> | number
+  redeliverWindowStart?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookEndpoint"> | Date | string | null
+  redeliverCount?: Prisma.IntWithAggregatesFilter<"WebhookEndpoint"> | number
   version?: Prisma.IntWithAggregatesFilter<"WebhookEndpoint"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"WebhookEndpoint"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"WebhookEndpoint"> | Date | string
@@ -397,6 +453,10 @@ export type WebhookEndpointCreateInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -417,6 +477,10 @@ export type WebhookEndpointUncheckedCreateInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -435,6 +499,10 @@ export type WebhookEndpointUpdateInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -455,6 +523,10 @@ export type WebhookEndpointUncheckedUpdateInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -474,6 +546,10 @@ export type WebhookEndpointCreateManyInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -491,6 +567,10 @@ export type WebhookEndpointUpdateManyMutationInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -509,6 +589,10 @@ export type WebhookEndpointUncheckedUpdateManyInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -537,12 +621,18 @@ export type WebhookEndpointCountOrderByAggregateInput = {
   disabledReason?: Prisma.SortOrder
   disableTime?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
+  backoffUntil?: Prisma.SortOrder
+  backoffLevel?: Prisma.SortOrder
+  redeliverWindowStart?: Prisma.SortOrder
+  redeliverCount?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
 }
 
 export type WebhookEndpointAvgOrderByAggregateInput = {
+  backoffLevel?: Prisma.SortOrder
+  redeliverCount?: Prisma.SortOrder
   version?: Prisma.SortOrder
 }
 
@@ -558,6 +648,10 @@ export type WebhookEndpointMaxOrderByAggregateInput = {
   disabledReason?: Prisma.SortOrder
   disableTime?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
+  backoffUntil?: Prisma.SortOrder
+  backoffLevel?: Prisma.SortOrder
+  redeliverWindowStart?: Prisma.SortOrder
+  redeliverCount?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -575,12 +669,18 @@ export type WebhookEndpointMinOrderByAggregateInput = {
   disabledReason?: Prisma.SortOrder
   disableTime?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
+  backoffUntil?: Prisma.SortOrder
+  backoffLevel?: Prisma.SortOrder
+  redeliverWindowStart?: Prisma.SortOrder
+  redeliverCount?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
 }
 
 export type WebhookEndpointSumOrderByAggregateInput = {
+  backoffLevel?: Prisma.SortOrder
+  redeliverCount?: Prisma.SortOrder
   version?: Prisma.SortOrder
 }
 
@@ -674,6 +774,10 @@ export type WebhookEndpointCreateWithoutAccountInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -692,6 +796,10 @@ export type WebhookEndpointUncheckedCreateWithoutAccountInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -740,6 +848,10 @@ export type WebhookEndpointScalarWhereInput = {
   disabledReason?: Prisma.StringFilter<"WebhookEndpoint"> | string
   disableTime?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  backoffUntil?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  backoffLevel?: Prisma.IntFilter<"WebhookEndpoint"> | number
+  redeliverWindowStart?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
+  redeliverCount?: Prisma.IntFilter<"WebhookEndpoint"> | number
   version?: Prisma.IntFilter<"WebhookEndpoint"> | number
   createTime?: Prisma.DateTimeFilter<"WebhookEndpoint"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"WebhookEndpoint"> | Date | string
@@ -757,6 +869,10 @@ export type WebhookEndpointCreateWithoutDeliveriesInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -776,6 +892,10 @@ export type WebhookEndpointUncheckedCreateWithoutDeliveriesInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -809,6 +929,10 @@ export type WebhookEndpointUpdateWithoutDeliveriesInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -828,6 +952,10 @@ export type WebhookEndpointUncheckedUpdateWithoutDeliveriesInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -845,6 +973,10 @@ export type WebhookEndpointCreateManyAccountInput = {
   disabledReason?: string
   disableTime?: Date | string | null
   failingSince?: Date | string | null
+  backoffUntil?: Date | string | null
+  backoffLevel?: number
+  redeliverWindowStart?: Date | string | null
+  redeliverCount?: number
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -862,6 +994,10 @@ export type WebhookEndpointUpdateWithoutAccountInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -880,6 +1016,10 @@ export type WebhookEndpointUncheckedUpdateWithoutAccountInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -898,6 +1038,10 @@ export type WebhookEndpointUncheckedUpdateManyWithoutAccountInput = {
   disabledReason?: Prisma.StringFieldUpdateOperationsInput | string
   disableTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  backoffLevel?: Prisma.IntFieldUpdateOperationsInput | number
+  redeliverWindowStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  redeliverCount?: Prisma.IntFieldUpdateOperationsInput | number
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -947,6 +1091,10 @@ export type WebhookEndpointSelect<ExtArgs extends runtime.Types.Extensions.Inter
   disabledReason?: boolean
   disableTime?: boolean
   failingSince?: boolean
+  backoffUntil?: boolean
+  backoffLevel?: boolean
+  redeliverWindowStart?: boolean
+  redeliverCount?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -968,6 +1116,10 @@ export type WebhookEndpointSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   disabledReason?: boolean
   disableTime?: boolean
   failingSince?: boolean
+  backoffUntil?: boolean
+  backoffLevel?: boolean
+  redeliverWindowStart?: boolean
+  redeliverCount?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -987,6 +1139,10 @@ export type WebhookEndpointSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   disabledReason?: boolean
   disableTime?: boolean
   failingSince?: boolean
+  backoffUntil?: boolean
+  backoffLevel?: boolean
+  redeliverWindowStart?: boolean
+  redeliverCount?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -1006,12 +1162,16 @@ export type WebhookEndpointSelectScalar = {
   disabledReason?: boolean
   disableTime?: boolean
   failingSince?: boolean
+  backoffUntil?: boolean
+  backoffLevel?: boolean
+  redeliverWindowStart?: boolean
+  redeliverCount?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
 }
 
-export type WebhookEndpointOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "url" | "description" | "eventTypes" | "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpireTime" | "state" | "disabledReason" | "disableTime" | "failingSince" | "version" | "createTime" | "updateTime", ExtArgs["result"]["webhookEndpoint"]>
+export type WebhookEndpointOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "url" | "description" | "eventTypes" | "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpireTime" | "state" | "disabledReason" | "disableTime" | "failingSince" | "backoffUntil" | "backoffLevel" | "redeliverWindowStart" | "redeliverCount" | "version" | "createTime" | "updateTime", ExtArgs["result"]["webhookEndpoint"]>
 export type WebhookEndpointInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.WebhookEndpoint$deliveriesArgs<ExtArgs>
@@ -1046,6 +1206,17 @@ export type $WebhookEndpointPayload<ExtArgs extends runtime.Types.Extensions.Int
      * Start of the current run of failed attempts; null after a success. Disabled once it is old.
      */
     failingSince: Date | null
+    /**
+     * docs/webhooks.md "Fairness": after a failed attempt the whole endpoint waits until then;
+     * the wait doubles with each failure after the last wait ended (`backoffLevel`), a success clears both.
+     */
+    backoffUntil: Date | null
+    backoffLevel: number
+    /**
+     * Redeliveries queued in the hour that began at `redeliverWindowStart` (WEBHOOK_REDELIVERIES_PER_HOUR).
+     */
+    redeliverWindowStart: Date | null
+    redeliverCount: number
     version: number
     createTime: Date
     updateTime: Date
@@ -1486,6 +1657,10 @@ export interface WebhookEndpointFieldRefs {
   readonly disabledReason: Prisma.FieldRef<"WebhookEndpoint", 'String'>
   readonly disableTime: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>
   readonly failingSince: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>
+  readonly backoffUntil: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>
+  readonly backoffLevel: Prisma.FieldRef<"WebhookEndpoint", 'Int'>
+  readonly redeliverWindowStart: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>
+  readonly redeliverCount: Prisma.FieldRef<"WebhookEndpoint", 'Int'>
   readonly version: Prisma.FieldRef<"WebhookEndpoint", 'Int'>
   readonly createTime: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>

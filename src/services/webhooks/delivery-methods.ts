@@ -9,7 +9,7 @@ import {
   type WebhookDelivery,
 } from "../../../gen/encore/webhook/v1/webhook_service_pb.js";
 import { resources } from "../../domain/resource-names.js";
-import { notFound } from "../../errors/status.js";
+import { notFound, rateLimited } from "../../errors/status.js";
 import { findWebhookDelivery, listWebhookDeliveries, redeliverWebhook } from "../../store/webhook-deliveries.js";
 import { findWebhookEndpoint } from "../../store/webhook-endpoints.js";
 import type { ServiceDeps } from "../deps.js";
@@ -49,20 +49,28 @@ export function createGetWebhookDelivery(deps: ServiceDeps) {
 
 /**
  * Queues the event again to this endpoint, due at once (the next pass of any replica's delivery
- * job takes it), with the same id and body; its attempts start over.
+ * job takes it), with the same id and body; its attempts start over. A delivery still pending
+ * (queued, waiting for a retry or in flight) is answered as it is, not queued twice; at most
+ * WEBHOOK_REDELIVERIES_PER_HOUR an endpoint (docs/webhooks.md "Fairness"), then 429.
  */
 export function createRedeliverWebhookDelivery(deps: ServiceDeps) {
   return async (request: RedeliverWebhookDeliveryRequest, ctx: HandlerContext): Promise<WebhookDelivery> => {
     const name = readName(resources.webhookDelivery, request.name, "name");
     const message = notFoundMessage(request.name);
     authorize(ctx, "webhook.deliveries.redeliver", name.accountId, message);
-    const outcome = await redeliverWebhook(deps.db, { ...name, id: name.deliveryId, now: deps.now() });
+    const perHour = deps.config.webhooks.redeliveriesPerHour;
+    const outcome = await redeliverWebhook(deps.db, { ...name, id: name.deliveryId, now: deps.now(), perHour });
     if (outcome.kind === "absent") throw notFound(message);
     if (outcome.kind === "disabled") {
       throw deps.refuse("WEBHOOK_ENDPOINT_DISABLED", {
         subject: request.name,
         message: "The endpoint is disabled; enable it (UpdateWebhookEndpoint, state STATE_ACTIVE) first.",
       });
+    }
+    if (outcome.kind === "limited") {
+      throw rateLimited(
+        `The endpoint queued its ${perHour} redeliveries this hour; the next can be queued at ${outcome.nextAllowed.toISOString()}.`,
+      );
     }
     return toWebhookDelivery(name.accountId, outcome.row);
   };

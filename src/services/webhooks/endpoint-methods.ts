@@ -51,7 +51,10 @@ const NOT_WRITTEN = [
   "update_time",
 ];
 
-/** CreateWebhookEndpoint: the signing secret is in this response once; it is stored sealed. */
+/**
+ * CreateWebhookEndpoint: the signing secret is in this response once; it is stored sealed. An
+ * account has at most WEBHOOK_ENDPOINTS_PER_ACCOUNT endpoints (docs/webhooks.md "Fairness").
+ */
 export function createCreateWebhookEndpoint(deps: ServiceDeps) {
   return async (request: CreateWebhookEndpointRequest, ctx: HandlerContext): Promise<WebhookEndpoint> => {
     const accountId = authorizeParent(ctx, "webhook.endpoints.create", request.parent);
@@ -62,7 +65,8 @@ export function createCreateWebhookEndpoint(deps: ServiceDeps) {
     const url = await checkWebhookUrl(deps, input.url, "webhookEndpoint.url");
     const now = deps.now();
     const secret = newSigningSecret();
-    const row = await insertWebhookEndpoint(deps.db, {
+    const limit = deps.config.webhooks.endpointsPerAccount;
+    const inserted = await insertWebhookEndpoint(deps.db, {
       id: newId(now),
       accountId,
       url,
@@ -70,8 +74,16 @@ export function createCreateWebhookEndpoint(deps: ServiceDeps) {
       eventTypes,
       secretEncrypted: sealSecret(deps.masterKeys, secret),
       now,
+      limit,
     });
-    return toWebhookEndpoint(row, secret);
+    if (inserted.kind === "limitReached") {
+      throw deps.refuse("WEBHOOK_ENDPOINT_LIMIT_REACHED", {
+        subject: request.parent,
+        message: `The account has ${limit} webhook endpoints, the most it may have; delete one before creating another.`,
+        metadata: { endpointLimit: String(limit) },
+      });
+    }
+    return toWebhookEndpoint(inserted.row, secret);
   };
 }
 

@@ -4,8 +4,9 @@ import type { WebhookTarget } from "./address-guard.js";
 
 // One POST of one event (issue 16): to the address checked at resolution (never resolving the
 // host again), the URL's host in Host and TLS SNI so the certificate is checked against it; no
-// redirect is followed (a 3xx is an answer, and a failure); the whole exchange is bounded by
-// `timeoutMs`; only the first bytes of the response body are read.
+// redirect is followed (a 3xx is an answer, and a failure); the whole attempt is bounded by
+// `timeoutMs` from `startedAt` (the host's resolution before it included, docs/webhooks.md
+// "Fairness"); only the first bytes of the response body are read.
 
 export const EXCERPT_CHARS = 256;
 const EXCERPT_BYTES = 4 * EXCERPT_CHARS;
@@ -21,9 +22,16 @@ export interface PostOutcome {
 
 export function postWebhook(
   target: WebhookTarget,
-  options: { headers: Record<string, string>; body: string; timeoutMs: number; clock: () => number },
+  options: {
+    headers: Record<string, string>;
+    body: string;
+    timeoutMs: number;
+    clock: () => number;
+    /** When the attempt began on `clock`; now unless given. */
+    startedAt?: number;
+  },
 ): Promise<PostOutcome> {
-  const started = options.clock();
+  const started = options.startedAt ?? options.clock();
   const elapsed = () => Math.max(0, Math.round(options.clock() - started));
   const { url } = target;
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -55,7 +63,7 @@ export function postWebhook(
     });
     const deadline = setTimeout(
       () => finish({ statusCode: 0, error: `no answer within ${options.timeoutMs} ms`, responseExcerpt: "" }),
-      options.timeoutMs,
+      Math.max(0, options.timeoutMs - elapsed()),
     );
     deadline.unref();
     req.on("error", (error) => finish({ statusCode: 0, error: describe(error), responseExcerpt: "" }));

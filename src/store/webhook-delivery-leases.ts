@@ -1,0 +1,140 @@
+import type { Db } from "./open-database.js";
+
+// Which due webhook deliveries a replica attempts next (docs/webhooks.md "Delivery" and
+// "Fairness"). A lease marks a delivery in flight until it runs out; it outlasts an attempt, so
+// under normal running each event reaches each endpoint once. The unexpired leases are also the
+// count of attempts in flight, and the caps on them hold across replicas because every replica
+// leases under one transaction-scoped advisory lock: each lease statement sees the leases the
+// others committed. The statement takes milliseconds; the attempts run outside it.
+
+// pg_advisory_xact_lock key of the webhook lease (migrate.ts holds another).
+const LEASE_LOCK_KEY = 7_214_003_922n;
+
+/** A leased delivery with what an attempt needs. */
+export interface DeliveryTask {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  accountId: string;
+  url: string;
+  payload: string;
+  secretEncrypted: Uint8Array;
+  previousSecretEncrypted: Uint8Array | null;
+  previousSecretExpireTime: Date | null;
+  attemptCount: number;
+  /** The lease this replica holds: the outcome is written only while it still holds it. */
+  leaseUntil: Date;
+}
+
+export interface LeaseOptions {
+  now: Date;
+  leaseMs: number;
+  /** Deliveries leased at most (this replica's free attempt slots). */
+  limit: number;
+  /** Attempts one endpoint may have in flight on every replica together (1 while it is failing). */
+  endpointConcurrency: number;
+  /** Attempts one account's endpoints may have in flight on every replica together. */
+  accountConcurrency: number;
+}
+
+interface LeasedRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  attempt_count: number;
+}
+
+/**
+ * Leases up to `limit` due deliveries, FOR UPDATE SKIP LOCKED. Only ACTIVE endpoints that are not
+ * backing off are served, each up to its room under `endpointConcurrency` (one attempt at a time
+ * while it is failing: a probe), and each account up to `accountConcurrency`. Between accounts
+ * the order is round-robin weighted by what each already has in flight: an account's n-th
+ * attempt in flight comes after every other account's (n-1)-th, so a backlog of one account
+ * never sits in front of another's new event; within an account, oldest due first.
+ */
+export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Promise<DeliveryTask[]> {
+  const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
+  const leased = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LEASE_LOCK_KEY}::bigint)`;
+    return tx.$queryRaw<LeasedRow[]>`
+      WITH held AS (
+        SELECT endpoint_id, count(*)::int AS attempts FROM webhook_deliveries
+         WHERE lease_until >= ${options.now} AND state = 'PENDING'
+         GROUP BY endpoint_id
+      ), open_endpoints AS (
+        SELECT e.id, e.account_id,
+               (CASE WHEN e.failing_since IS NULL THEN ${options.endpointConcurrency}::int ELSE 1 END)
+                 - COALESCE(h.attempts, 0) AS room
+          FROM webhook_endpoints e LEFT JOIN held h ON h.endpoint_id = e.id
+         WHERE e.state = 'ACTIVE' AND (e.backoff_until IS NULL OR e.backoff_until <= ${options.now})
+      ), account_held AS (
+        SELECT e.account_id, sum(h.attempts)::int AS attempts
+          FROM held h JOIN webhook_endpoints e ON e.id = h.endpoint_id
+         GROUP BY e.account_id
+      ), due AS (
+        SELECT d.id, d.next_attempt_time, o.account_id,
+               row_number() OVER (PARTITION BY o.account_id ORDER BY d.next_attempt_time, d.id) AS turn
+          FROM open_endpoints o
+          CROSS JOIN LATERAL (
+            SELECT id, next_attempt_time FROM webhook_deliveries
+             WHERE endpoint_id = o.id AND state = 'PENDING' AND next_attempt_time <= ${options.now}
+               AND (lease_until IS NULL OR lease_until < ${options.now})
+             ORDER BY next_attempt_time, id
+             LIMIT o.room) d
+         WHERE o.room > 0
+      ), chosen AS (
+        SELECT due.id FROM due LEFT JOIN account_held a ON a.account_id = due.account_id
+         WHERE COALESCE(a.attempts, 0) + due.turn <= ${options.accountConcurrency}::int
+         ORDER BY COALESCE(a.attempts, 0) + due.turn, due.next_attempt_time, due.id
+         LIMIT ${options.limit}::int
+      )
+      UPDATE webhook_deliveries SET lease_until = ${leaseUntil}
+       WHERE id IN (SELECT id FROM webhook_deliveries
+                     WHERE id IN (SELECT id FROM chosen) AND state = 'PENDING'
+                       AND (lease_until IS NULL OR lease_until < ${options.now})
+                     FOR UPDATE SKIP LOCKED)
+      RETURNING id, event_id, endpoint_id, attempt_count`;
+  });
+  if (leased.length === 0) return [];
+  return withEndpointsAndEvents(db, leased, leaseUntil);
+}
+
+async function withEndpointsAndEvents(db: Db, leased: LeasedRow[], leaseUntil: Date): Promise<DeliveryTask[]> {
+  const [events, endpoints] = await Promise.all([
+    db.webhookEvent.findMany({
+      where: { id: { in: leased.map((row) => row.event_id) } },
+      select: { id: true, payload: true },
+    }),
+    db.webhookEndpoint.findMany({
+      where: { id: { in: leased.map((row) => row.endpoint_id) }, state: "ACTIVE" },
+      select: {
+        id: true,
+        accountId: true,
+        url: true,
+        secretEncrypted: true,
+        previousSecretEncrypted: true,
+        previousSecretExpireTime: true,
+      },
+    }),
+  ]);
+  const payloads = new Map(events.map((event) => [event.id, event.payload]));
+  const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+  return leased.flatMap((row) => {
+    const payload = payloads.get(row.event_id);
+    const endpoint = byId.get(row.endpoint_id);
+    // A disabled endpoint's deliveries were failed with it; one disabled since is left to lapse.
+    if (payload === undefined || endpoint === undefined) return [];
+    const { id: _id, ...fields } = endpoint;
+    return [
+      {
+        id: row.id,
+        eventId: row.event_id,
+        endpointId: row.endpoint_id,
+        ...fields,
+        payload,
+        attemptCount: Number(row.attempt_count),
+        leaseUntil,
+      },
+    ];
+  });
+}
