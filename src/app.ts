@@ -33,6 +33,7 @@ import { createRequestHandler } from "./server/create-request-handler.js";
 import { createAuditInterceptor } from "./server/interceptors/audit.js";
 import { createAuthenticateInterceptor } from "./server/interceptors/authenticate.js";
 import { createFundingWritesInterceptor } from "./server/interceptors/funding-writes.js";
+import { moneyFieldsInterceptor } from "./server/interceptors/money-fields.js";
 import { createRateLimit, describeRateLimitStatus } from "./server/interceptors/rate-limit.js";
 import { createRequestLogInterceptor } from "./server/interceptors/request-log.js";
 import { requiredFieldsInterceptor } from "./server/interceptors/required-fields.js";
@@ -223,8 +224,8 @@ export function createApp(options: AppOptions): App {
     routes,
     // First to last on the way in: the trace span (when tracing is on), count and time, record
     // writes and failed authentications in the audit log (issue 16), log (and contain
-    // unexpected failures), rate limit public calls before any work (spec 8), refuse text the
-    // store cannot hold, authenticate management calls, validate required fields, and after a
+    // unexpected failures), rate limit public calls before any work (spec 8), refuse text and
+    // amounts the store cannot hold (spec 2.2), authenticate management calls, validate required fields, and after a
     // management write forget the public reads it may have changed (issue 14).
     interceptors: [
       ...(tracer ? [createTraceInterceptor(tracer)] : []),
@@ -238,6 +239,7 @@ export function createApp(options: AppOptions): App {
       createRequestLogInterceptor(logger),
       rateLimit.interceptor,
       textFieldsInterceptor,
+      moneyFieldsInterceptor,
       createAuthenticateInterceptor({ db: database.prisma, operatorToken: secrets.operatorToken, now }),
       requiredFieldsInterceptor,
       createFundingWritesInterceptor(fundingChanges),
