@@ -24,13 +24,13 @@ import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavi
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { createRouteTable, type Route } from "../../src/transcode/route-table.js";
 import { type Studio, seedStudio } from "../support/seed-hosting.js";
-import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
+import { type ProtocolName, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 
 // Every google.type.Money field of every request of every service the server registers, found
 // from the descriptors the server itself gives (gRPC reflection), so a money field added to a
 // proto is covered here without a word of this file changing. An amount past the largest
 // accepted (USD 1,000,000.00, spec 2.2, docs/api.md "Money") is INVALID_ARGUMENT naming the
-// field and the bound over gRPC and REST, before any credential is read; the bound is not.
+// field and the bound over every protocol, before any credential is read; the bound is not.
 
 const BOUND = "USD 1000000.00";
 const amounts = {
@@ -42,6 +42,7 @@ const amounts = {
 };
 
 const MAX = 1_000_000n * 1_000_000_000n;
+const RPC_PROTOCOLS: readonly ProtocolName[] = ["grpc", "grpc-web", "connect", "connect-json"];
 const usd = (units: bigint) => ({ currencyCode: "USD", units, nanos: 0 });
 
 interface MoneyField {
@@ -89,13 +90,16 @@ describe("amounts past the largest accepted, in every money field of every reque
     for (const field of fields.filter((f) => !f.outputOnly)) {
       const expected = `"${field.path}" is out of range: the largest amount accepted is ${BOUND}.`;
       for (const amount of [amounts.past, amounts.pastBelow, amounts.overflowing]) {
-        const where = `${field.method.name} ${field.path} ${amount.units}`;
-        const grpc = await overGrpc(server, field, amount);
-        expect({ where, code: grpc?.code, message: grpc?.rawMessage }).toEqual({
-          where,
-          code: Code.InvalidArgument,
-          message: expected,
-        });
+        for (const protocol of RPC_PROTOCOLS) {
+          const where = `${field.method.name} ${field.path} ${amount.units} over ${protocol}`;
+          const refused = await overRpc(server, protocol, field, amount);
+          expect({ where, code: refused?.code, message: refused?.rawMessage }).toEqual({
+            where,
+            code: Code.InvalidArgument,
+            message: expected,
+          });
+        }
+        const where = `${field.method.name} ${field.path} ${amount.units} over REST`;
         for (const route of routesOf(field)) {
           const rest = await overRest(server, route, field, amount, registry);
           expect({ where, status: rest.status, body: rest.body }).toEqual({
@@ -114,7 +118,7 @@ describe("amounts past the largest accepted, in every money field of every reque
       const sent = field.outputOnly ? [amounts.largest, amounts.past, amounts.overflowing] : [amounts.largest];
       for (const amount of sent) {
         const where = `${field.method.name} ${field.path} ${amount.units}`;
-        const grpc = await overGrpc(server, field, amount);
+        const grpc = await overRpc(server, "grpc", field, amount);
         expect({ where, refused: outOfRange(grpc?.rawMessage) }).toEqual({ where, refused: false });
         for (const route of routesOf(field)) {
           const rest = await overRest(server, route, field, amount, registry);
@@ -289,9 +293,14 @@ function mapKey(field: DescField & { fieldKind: "map" }): unknown {
     : 1;
 }
 
-async function overGrpc(server: TestServer, field: MoneyField, amount: Amount): Promise<ConnectError | undefined> {
+async function overRpc(
+  server: TestServer,
+  protocol: ProtocolName,
+  field: MoneyField,
+  amount: Amount,
+): Promise<ConnectError | undefined> {
   try {
-    await server.transport("grpc").unary(field.method, undefined, undefined, undefined, requestWith(field, amount));
+    await server.transport(protocol).unary(field.method, undefined, undefined, undefined, requestWith(field, amount));
     return undefined;
   } catch (error) {
     return ConnectError.from(error);
