@@ -8,7 +8,7 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import { getComments, type Plugin, runNodeJs } from "@bufbuild/protoplugin";
 import { buildOpenApi } from "../src/openapi/build-openapi.js";
-import { isPublicMethod } from "../src/server/public-methods.js";
+import { checksPlayerTicket, isPublicMethod } from "../src/server/public-methods.js";
 
 const DESCRIPTION = `Every HTTP/JSON binding of Encore Campaigns' APIs (google.api.http), as the service's REST
 transcoder serves them. The same methods are served over gRPC, gRPC-web and Connect.
@@ -21,7 +21,10 @@ transcoder serves them. The same methods are served over gRPC, gRPC-web and Conn
 - A failure is a google.rpc.Status \`{code, message, details}\` with the numeric google.rpc.Code;
   the HTTP status follows from the code by one table (the ErrorNNN responses say which codes
   each status carries); refusals carry a google.rpc.ErrorInfo whose \`reason\` names the rule.
-- /v1/public/* calls read no credential; every other call needs \`Authorization: Bearer\`.
+- /v1/public/* calls read no credential (purchases:begin answers 401 when the platform does not
+  vouch for the player's ticket); every other call needs \`Authorization: Bearer\`.
+- A request body is JSON (\`Content-Type: application/json\`, else 400), sent as it is or gzip;
+  any other Content-Encoding is answered 415.
 - No response may be cached (\`Cache-Control: no-store\`).`;
 
 const plugin: Plugin = {
@@ -34,6 +37,7 @@ const plugin: Plugin = {
       services,
       info: { title: "Encore Campaigns HTTP API", version: "v1", description: DESCRIPTION },
       isPublic: isPublicMethod,
+      checksPlayer: checksPlayerTicket,
       describe(desc) {
         const text = getComments(desc).leading;
         return text

@@ -33,6 +33,7 @@ import { createRequestHandler } from "./server/create-request-handler.js";
 import { createAuditInterceptor } from "./server/interceptors/audit.js";
 import { createAuthenticateInterceptor } from "./server/interceptors/authenticate.js";
 import { createFundingWritesInterceptor } from "./server/interceptors/funding-writes.js";
+import { moneyFieldsInterceptor } from "./server/interceptors/money-fields.js";
 import { createRateLimit, describeRateLimitStatus } from "./server/interceptors/rate-limit.js";
 import { createRequestLogInterceptor } from "./server/interceptors/request-log.js";
 import { requiredFieldsInterceptor } from "./server/interceptors/required-fields.js";
@@ -225,9 +226,9 @@ export function createApp(options: AppOptions): App {
     // writes and count failed authentications in the audit log (docs/audit-log.md), log (and
     // contain unexpected failures), rate limit public calls before any work (spec 8),
     // authenticate management calls (429 first once the address spent its failed
-    // authentications, docs/abuse-limits.md), refuse text the store cannot hold, validate
-    // required fields, and after a management write forget the public reads it may have
-    // changed (issue 14).
+    // authentications, docs/abuse-limits.md), refuse text and amounts the store cannot hold
+    // (spec 2.2), validate required fields, and after a management write forget the public
+    // reads it may have changed.
     interceptors: [
       ...(tracer ? [createTraceInterceptor(tracer)] : []),
       createRpcMetricsInterceptor(metrics),
@@ -248,6 +249,7 @@ export function createApp(options: AppOptions): App {
         failedAuth: rateLimit.failedAuth,
       }),
       textFieldsInterceptor,
+      moneyFieldsInterceptor,
       requiredFieldsInterceptor,
       createFundingWritesInterceptor(fundingChanges),
     ],

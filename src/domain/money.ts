@@ -4,6 +4,17 @@
 export const NANOS_PER_UNIT = 1_000_000_000n;
 export const NANOS_PER_CENT = 10_000_000n;
 
+/**
+ * The largest amount accepted, either side of zero: USD 1,000,000.00 (spec 2.2; why this one:
+ * docs/api.md "Money"). Stored amounts are int64 nano-USD, which holds about USD 9.2 billion,
+ * and they are added up: balances, outstanding and issued credit, ledger totals. Under this
+ * bound a total has room for more than 9,000 amounts at the bound before it could pass int64.
+ */
+export const MAX_AMOUNT_NANOS = 1_000_000n * NANOS_PER_UNIT;
+
+/** MAX_AMOUNT_NANOS (whole units) as refusals name it. */
+export const LARGEST_AMOUNT = `USD ${MAX_AMOUNT_NANOS / NANOS_PER_UNIT}.00`;
+
 /** The fields of google.type.Money, without tying the domain to generated code. */
 export interface MoneyFields {
   currencyCode: string;
@@ -11,11 +22,30 @@ export interface MoneyFields {
   nanos: number;
 }
 
-export type MoneyProblem = "NOT_USD" | "NANOS_OUT_OF_RANGE" | "SIGNS_DIFFER" | "NOT_WHOLE_CENTS" | "NOT_POSITIVE";
+export type MoneyProblem =
+  | "NOT_USD"
+  | "NANOS_OUT_OF_RANGE"
+  | "SIGNS_DIFFER"
+  | "AMOUNT_OUT_OF_RANGE"
+  | "NOT_WHOLE_CENTS"
+  | "NOT_POSITIVE";
 
 export type ParsedMoney = { ok: true; nanos: bigint } | { ok: false; problem: MoneyProblem };
 
-/** Reads a USD amount, checking google.type.Money's own invariants. */
+/** Whether nano-USD is within the largest amount accepted, either side of zero. */
+export function isWithinAmountBound(nanos: bigint): boolean {
+  return nanos <= MAX_AMOUNT_NANOS && nanos >= -MAX_AMOUNT_NANOS;
+}
+
+/** The nano-USD a google.type.Money's units and nanos add up to, whatever its currency or sign. */
+export function amountNanos(money: Pick<MoneyFields, "units" | "nanos">): bigint {
+  return money.units * NANOS_PER_UNIT + BigInt(money.nanos);
+}
+
+/**
+ * Reads a USD amount, checking google.type.Money's own invariants and the largest amount
+ * accepted (behind the request check of every money field, money-fields.ts).
+ */
 export function parseUsd(money: MoneyFields): ParsedMoney {
   if (money.currencyCode !== "USD") return { ok: false, problem: "NOT_USD" };
   if (!Number.isInteger(money.nanos) || money.nanos <= -1_000_000_000 || money.nanos >= 1_000_000_000) {
@@ -25,7 +55,9 @@ export function parseUsd(money: MoneyFields): ParsedMoney {
   if ((money.units > 0n && nanos < 0n) || (money.units < 0n && nanos > 0n)) {
     return { ok: false, problem: "SIGNS_DIFFER" };
   }
-  return { ok: true, nanos: money.units * NANOS_PER_UNIT + nanos };
+  const amount = amountNanos(money);
+  if (!isWithinAmountBound(amount)) return { ok: false, problem: "AMOUNT_OUT_OF_RANGE" };
+  return { ok: true, nanos: amount };
 }
 
 /** A positive USD amount in whole cents, as prices are (spec 8). */

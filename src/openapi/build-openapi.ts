@@ -2,6 +2,7 @@ import type { DescEnum, DescField, DescMessage, DescMethod, DescService } from "
 import { Code } from "@connectrpc/connect";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
+import { ACCEPTED_CODINGS } from "../transcode/content-coding.js";
 import { createRouteTable, type Route } from "../transcode/route-table.js";
 import { createMessageSchemas, type JsonSchema, type MessageSchemas } from "./message-schemas.js";
 import { openApiPath } from "./openapi-path.js";
@@ -13,6 +14,11 @@ export interface OpenApiOptions {
   readonly info: { readonly title: string; readonly version: string; readonly description: string };
   /** True for calls that read no credential; every other call needs `Authorization: Bearer`. */
   readonly isPublic: (method: DescMethod) => boolean;
+  /**
+   * True for the public calls that still answer 401 (a player the platform does not vouch for,
+   * spec 5.1); a call that is not public may answer 401 anyway. Default: none.
+   */
+  readonly checksPlayer?: (method: DescMethod) => boolean;
   /** A description for an element (its proto comment), if any. */
   readonly describe?: (desc: DescService | DescMethod | DescMessage | DescEnum | DescField) => string | undefined;
 }
@@ -105,7 +111,10 @@ function operation({ route, binding, options, schemas, errors, parameters }: Ope
         { requestBody: { required: false, content: { "application/json": { schema: body } } } }),
     responses: {
       "200": { description: "OK", content: { "application/json": { schema: response } } },
-      ...errors.refs(isPublic),
+      ...errors.refs({
+        unauthenticated: !isPublic || options.checksPlayer?.(method) === true,
+        takesBody: route.body.kind !== "none",
+      }),
     },
   };
 }
@@ -120,9 +129,13 @@ function bodyFieldSchema(field: DescField, schemas: MessageSchemas): JsonSchema 
 
 interface ErrorResponses {
   components: Record<string, unknown>;
-  /** The error responses of one operation: `$ref`s by HTTP status. */
-  refs(isPublic: boolean): Record<string, { $ref: string }>;
+  /** The error responses of one operation: `$ref`s by HTTP status, only those it can answer. */
+  refs(operation: { unauthenticated: boolean; takesBody: boolean }): Record<string, { $ref: string }>;
 }
+
+// RFC 9110 15.5.16, as the REST transcoder answers a body in a coding it does not decode
+// (src/transcode/create-rest-handler.ts): outside the code table, its body keeps code 3.
+const UNSUPPORTED_CODING = 415;
 
 // The one code -> HTTP table every protocol of ours answers with (status-json.ts).
 function errorResponses(schemas: MessageSchemas): ErrorResponses {
@@ -133,25 +146,40 @@ function errorResponses(schemas: MessageSchemas): ErrorResponses {
     const status = codeToHttpStatus(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), `${codeName(code)} (${code})`]);
   }
-  const status = schemas.ref(StatusSchema, "output");
-  const components: Record<string, unknown> = {};
-  for (const [http, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    components[`Error${http}`] = {
-      description: `google.rpc.Status with code ${codes.join(", ")}; details carry google.rpc.ErrorInfo and friends as Any.`,
-      content: { "application/json": { schema: status } },
-    };
+  const content = { "application/json": { schema: schemas.ref(StatusSchema, "output") } };
+  const responses = new Map<number, unknown>();
+  for (const [http, codes] of byStatus) {
+    const description = `google.rpc.Status with code ${codes.join(", ")}; details carry google.rpc.ErrorInfo and friends as Any.`;
+    responses.set(http, { description, content });
   }
+  responses.set(UNSUPPORTED_CODING, unsupportedCoding(content));
+  const statuses = [...responses.keys()].sort((a, b) => a - b);
   return {
-    components,
-    refs(isPublic) {
+    components: Object.fromEntries(statuses.map((http) => [`Error${http}`, responses.get(http)])),
+    refs({ unauthenticated, takesBody }) {
       const refs: Record<string, { $ref: string }> = {};
-      for (const http of byStatus.keys()) {
-        // Spec 5.1: a public call reads no credential, so it is never UNAUTHENTICATED.
-        if (isPublic && http === 401) continue;
+      for (const http of statuses) {
+        // Spec 5.1: a public call reads no credential; only one checking a player answers 401.
+        if (http === 401 && !unauthenticated) continue;
+        // A call without a body reads none, so it never answers an unsupported coding.
+        if (http === UNSUPPORTED_CODING && !takesBody) continue;
         refs[String(http)] = { $ref: `#/components/responses/Error${http}` };
       }
       return refs;
     },
+  };
+}
+
+function unsupportedCoding(content: unknown) {
+  return {
+    description: `The request body's Content-Encoding is not one the service decodes (${ACCEPTED_CODINGS}, or none): google.rpc.Status with code ${codeName(Code.InvalidArgument)} (${Code.InvalidArgument}).`,
+    headers: {
+      "Accept-Encoding": {
+        description: "The codings a request body may be sent in.",
+        schema: { type: "string", const: ACCEPTED_CODINGS },
+      },
+    },
+    content,
   };
 }
 

@@ -16,3 +16,15 @@ export function isPublicMethod(method: DescMethod): boolean {
   }
   return answer;
 }
+
+/**
+ * The public calls that still answer 401: those carrying a player's ticket (`auth_ticket`),
+ * which the service checks with the platform, answering PLAYER_NOT_AUTHENTICATED when it does
+ * not vouch for the player (spec 4.3, 5.1). Read from the request's descriptor, so the OpenAPI
+ * document declares 401 on exactly these.
+ */
+export function checksPlayerTicket(method: DescMethod): boolean {
+  return isPublicMethod(method) && method.input.fields.some((field) => field.name === PLAYER_TICKET);
+}
+
+const PLAYER_TICKET = "auth_ticket";

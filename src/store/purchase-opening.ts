@@ -162,7 +162,8 @@ export type OpenPurchaseResult = "opened" | "request-known" | "limit-reached" | 
 /**
  * Claims the requestId, reserves the credit atomically against the link's outstanding limit as
  * exceedsOutstandingLimit reads it (exactly at the limit is allowed; an outstanding below zero
- * counts as zero; sandbox links reserve nothing) and writes the purchase INITIATED, in one
+ * counts as zero; sandbox links reserve nothing; the sum is taken as numeric, so one past int64
+ * is over any limit, never a 500: docs/api.md "Money") and writes the purchase INITIATED, in one
  * statement (issue 14: one round trip instead of seven), so all of it or none is written:
  * - the offer is held (FOR KEY SHARE, as the purchase's foreign key would) until the statement
  *   ends: a concurrent DeleteOffer waits and then sees the purchase (spec 3.3), or deleted or
@@ -182,7 +183,7 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
       ), reserved AS (
         UPDATE distributor_links SET reserved_nanos = reserved_nanos + ${input.creditNanos}
          WHERE id = ${input.linkId} AND NOT ${input.sandbox} AND (SELECT active FROM offer)
-           AND GREATEST(outstanding_nanos, 0) + reserved_nanos + ${input.creditNanos} <= outstanding_limit_nanos
+           AND GREATEST(outstanding_nanos, 0)::numeric + reserved_nanos + ${input.creditNanos} <= outstanding_limit_nanos
         RETURNING id
       ), opened AS (
         INSERT INTO purchases (id, campaign_id, offer_id, link_id, order_id, player_id, state, price_nanos,

@@ -7,6 +7,9 @@ const gunzipAsync = promisify(gunzip);
 // The one coding decoded (RFC 9110 8.4.1.3); "x-gzip" is its old alias.
 const GZIP = new Set(["gzip", "x-gzip"]);
 
+/** What a 415 names in Accept-Encoding: the codings a request body may be sent in (RFC 9110 15.5.16). */
+export const ACCEPTED_CODINGS = "gzip";
+
 export type Codings =
   | { readonly kind: "ok"; readonly codings: readonly string[] }
   | { readonly kind: "unsupported"; readonly coding: string };
@@ -16,7 +19,8 @@ export type DecodeResult =
   | { readonly kind: "too-large" }
   | { readonly kind: "malformed" };
 
-const NONE: Codings = { kind: "ok", codings: [] };
+/** No coding: the body as it came. */
+export const NO_CODINGS: Codings = { kind: "ok", codings: [] };
 
 /**
  * The codings a request body was sent in, in the order they were applied: Content-Encoding,
@@ -24,7 +28,7 @@ const NONE: Codings = { kind: "ok", codings: [] };
  * `Transfer-Encoding: gzip, chunked`. Only gzip is known; identity is no coding at all.
  */
 export function requestCodings(headers: IncomingHttpHeaders): Codings {
-  if (headers["content-encoding"] === undefined && headers["transfer-encoding"] === undefined) return NONE;
+  if (headers["content-encoding"] === undefined && headers["transfer-encoding"] === undefined) return NO_CODINGS;
   const listed = [headers["content-encoding"], headers["transfer-encoding"]]
     .flatMap((value) => (value ?? "").split(","))
     .map((coding) => coding.trim().toLowerCase())

@@ -3,7 +3,7 @@ import { Code, ConnectError, type ContextValues, createContextValues } from "@co
 import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
 import { file_google_rpc_status } from "../../gen/google/rpc/status_pb.js";
 import { bindRequest } from "./bind-request.js";
-import { decodeBody, requestCodings } from "./content-coding.js";
+import { ACCEPTED_CODINGS, decodeBody, NO_CODINGS, requestCodings } from "./content-coding.js";
 import type { Dispatch } from "./dispatch.js";
 import { isJsonContentType, parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
@@ -93,12 +93,15 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     if (hasBody && !isJsonContentType(contentType) && !(contentType === undefined && !close)) {
       return fail(req, res, new ConnectError("Content-Type must be application/json", Code.InvalidArgument), { close });
     }
-    const codings = requestCodings(req.headers);
+    // A route without a body reads none, so a coding names nothing it decodes: only a route with
+    // one can answer 415, as the OpenAPI document declares (src/openapi/build-openapi.ts).
+    const codings = hasBody ? requestCodings(req.headers) : NO_CODINGS;
     if (codings.kind === "unsupported") {
       // RFC 9110 15.5.16: 415 names the codings that are understood; the body keeps code 3.
       const message = `the request body's ${codings.coding} coding is not supported; send it as gzip or uncompressed`;
       const body = { code: Code.InvalidArgument, message, details: [] };
-      return sendJson(req, res, { status: 415, body, header: new Headers({ "accept-encoding": "gzip" }), close });
+      const header = new Headers({ "accept-encoding": ACCEPTED_CODINGS });
+      return sendJson(req, res, { status: 415, body, header, close });
     }
     const contextValues = options.contextValues?.(req) ?? createContextValues();
     contextValues.set(kRestCall, { httpMethod: route.httpMethod, pathTemplate: route.template.source });

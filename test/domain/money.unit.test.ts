@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { maxCredit, parsePositiveCents, parseUsd, toCents, usd } from "../../src/domain/money.js";
+import {
+  isWithinAmountBound,
+  LARGEST_AMOUNT,
+  MAX_AMOUNT_NANOS,
+  maxCredit,
+  parsePositiveCents,
+  parseUsd,
+  toCents,
+  usd,
+} from "../../src/domain/money.js";
 
 const m = (units: bigint, nanos = 0, currencyCode = "USD") => ({ currencyCode, units, nanos });
 
@@ -8,8 +17,10 @@ describe("parseUsd", () => {
     [m(5n), 5_000_000_000n],
     [m(0n, 990_000_000), 990_000_000n],
     [m(-1n, -500_000_000), -1_500_000_000n],
-    // Past 2^53: a float would lose the last digits.
-    [m(9_007_199_254_740_993n), 9_007_199_254_740_993_000_000_000n],
+    // The largest amount accepted, either side of zero.
+    [m(1_000_000n), 1_000_000_000_000_000n],
+    [m(-1_000_000n), -1_000_000_000_000_000n],
+    [m(999_999n, 999_999_999), 999_999_999_999_999n],
   ])("case %# reads as %s nanos", (money, nanos) => {
     expect(parseUsd(money)).toEqual({ ok: true, nanos });
   });
@@ -19,8 +30,27 @@ describe("parseUsd", () => {
     [m(1n, 1_000_000_000), "NANOS_OUT_OF_RANGE"],
     [m(1n, -1), "SIGNS_DIFFER"],
     [m(-1n, 1), "SIGNS_DIFFER"],
+    // One nano past the largest amount accepted, and the amounts that overflowed int64 nano-USD.
+    [m(1_000_000n, 1), "AMOUNT_OUT_OF_RANGE"],
+    [m(-1_000_000n, -1), "AMOUNT_OUT_OF_RANGE"],
+    [m(9_223_372_037n), "AMOUNT_OUT_OF_RANGE"],
+    [m(9_007_199_254_740_993n), "AMOUNT_OUT_OF_RANGE"],
+    [m(-(2n ** 63n)), "AMOUNT_OUT_OF_RANGE"],
   ])("case %# is refused: %s", (money, problem) => {
     expect(parseUsd(money)).toEqual({ ok: false, problem });
+  });
+});
+
+describe("the largest amount accepted", () => {
+  it("is USD 1,000,000.00 either side of zero, named so in refusals", () => {
+    expect(MAX_AMOUNT_NANOS).toBe(1_000_000_000_000_000n);
+    expect(LARGEST_AMOUNT).toBe("USD 1000000.00");
+    expect([MAX_AMOUNT_NANOS, -MAX_AMOUNT_NANOS, 0n].map(isWithinAmountBound)).toEqual([true, true, true]);
+    expect([MAX_AMOUNT_NANOS + 1n, -MAX_AMOUNT_NANOS - 1n].map(isWithinAmountBound)).toEqual([false, false]);
+  });
+
+  it("leaves room in int64 nano-USD for thousands of amounts at the bound in one total", () => {
+    expect((2n ** 63n - 1n) / MAX_AMOUNT_NANOS).toBeGreaterThan(9_000n);
   });
 });
 
@@ -31,6 +61,7 @@ describe("parsePositiveCents", () => {
     [m(4n, 995_000_000), { ok: false, problem: "NOT_WHOLE_CENTS" }],
     [m(0n), { ok: false, problem: "NOT_POSITIVE" }],
     [m(-1n), { ok: false, problem: "NOT_POSITIVE" }],
+    [m(1_000_000n, 10_000_000), { ok: false, problem: "AMOUNT_OUT_OF_RANGE" }],
   ])("case %#", (money, result) => {
     expect(parsePositiveCents(money)).toEqual(result);
   });

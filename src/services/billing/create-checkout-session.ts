@@ -3,9 +3,10 @@ import type {
   CheckoutSession,
   CreateCheckoutSessionRequest,
 } from "../../../gen/encore/billing/v1/billing_service_pb.js";
-import { parsePositiveCents } from "../../domain/money.js";
+import { LARGEST_AMOUNT, parsePositiveCents } from "../../domain/money.js";
 import { readRequestId } from "../../domain/request-id.js";
 import { resources } from "../../domain/resource-names.js";
+import { amountOutOfRange } from "../../errors/messages.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
 import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
 import { type CheckoutRow, findCheckoutByRequestId, insertCheckoutSession } from "../../store/checkout.js";
@@ -26,6 +27,9 @@ export function createCreateCheckoutSession(deps: ServiceDeps, payments: Payment
     const requestId = readRequestId(request.requestId) ?? null;
     const session = request.checkoutSession;
     const amount = session?.amount ? parsePositiveCents(session.amount) : undefined;
+    if (amount?.ok === false && amount.problem === "AMOUNT_OUT_OF_RANGE") {
+      throw invalidArgument(amountOutOfRange("checkoutSession.amount", LARGEST_AMOUNT));
+    }
     if (!amount?.ok) throw invalidArgument('"checkoutSession.amount" must be a positive USD amount in whole cents.');
     const projectId = session?.project ? await readTopUpProject(deps, accountId, session.project) : null;
     const asked = { accountId, projectId, amountNanos: amount.nanos };

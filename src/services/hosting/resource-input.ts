@@ -1,7 +1,8 @@
 import { type Resource, Resource_Kind, Resource_State } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { parseUsd } from "../../domain/money.js";
+import { LARGEST_AMOUNT, parseUsd } from "../../domain/money.js";
 import { resources } from "../../domain/resource-names.js";
 import type { ResourceKind, ResourceTraits } from "../../domain/transfer-plan.js";
+import { amountOutOfRange } from "../../errors/messages.js";
 import { invalidArgument } from "../../errors/status.js";
 import { readDisplayName } from "../display-name.js";
 
@@ -53,6 +54,9 @@ function readGame(game: string, accountId: string): string | null {
 function readHourlyPrice(resource: Resource): bigint {
   if (!resource.hourlyPrice) throw invalidArgument('"resource.hourlyPrice" is required.');
   const price = parseUsd(resource.hourlyPrice);
+  if (!price.ok && price.problem === "AMOUNT_OUT_OF_RANGE") {
+    throw invalidArgument(amountOutOfRange("resource.hourlyPrice", LARGEST_AMOUNT));
+  }
   if (!price.ok) throw invalidArgument(`"resource.hourlyPrice" is not a valid USD amount (${price.problem}).`);
   if (price.nanos < 0n) throw invalidArgument('"resource.hourlyPrice" must not be negative.');
   return price.nanos;

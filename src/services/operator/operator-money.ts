@@ -1,11 +1,14 @@
 import type { Money } from "../../../gen/google/type/money_pb.js";
-import { NANOS_PER_CENT, parseUsd } from "../../domain/money.js";
+import { LARGEST_AMOUNT, NANOS_PER_CENT, parseUsd } from "../../domain/money.js";
+import { amountOutOfRange } from "../../errors/messages.js";
 import { invalidArgument } from "../../errors/status.js";
 
 /** A required USD amount as nano-USD, refused INVALID_ARGUMENT unless it is valid Money. */
 export function readUsd(money: Money | undefined, field: string): bigint {
   if (!money) throw invalidArgument(`Missing required field "${field}".`);
   const parsed = parseUsd(money);
+  if (!parsed.ok && parsed.problem === "AMOUNT_OUT_OF_RANGE")
+    throw invalidArgument(amountOutOfRange(field, LARGEST_AMOUNT));
   if (!parsed.ok) throw invalidArgument(`"${field}" must be a valid USD amount (${parsed.problem}).`);
   return parsed.nanos;
 }

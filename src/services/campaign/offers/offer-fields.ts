@@ -1,6 +1,7 @@
 import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
-import { usd } from "../../../domain/money.js";
+import { LARGEST_AMOUNT, usd } from "../../../domain/money.js";
 import { type Amount, checkPricing } from "../../../domain/offer-pricing.js";
+import { amountOutOfRange } from "../../../errors/messages.js";
 import { invalidArgument } from "../../../errors/status.js";
 import type { ServiceDeps } from "../../deps.js";
 import { readDisplayName } from "../../display-name.js";
@@ -24,6 +25,8 @@ export function pricing(deps: ServiceDeps, price: Amount | undefined, credit: Am
   const checked = checkPricing(price, credit, share);
   if (checked.ok) return checked;
   const { error } = checked;
+  if (error.problem === "AMOUNT_OUT_OF_RANGE")
+    throw invalidArgument(amountOutOfRange(`offer.${error.field}`, LARGEST_AMOUNT));
   if (error.field === "price") throw invalidArgument('"offer.price" must be a positive USD amount in whole cents.');
   if (error.problem === "NOT_POSITIVE_USD") throw invalidArgument('"offer.credit" must be a positive USD amount.');
   const max = usd(error.maxCreditNanos);
