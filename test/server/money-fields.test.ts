@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BillingService } from "../../gen/encore/billing/v1/billing_service_pb.js";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { HostingService, Resource_Kind } from "../../gen/encore/hosting/v1/hosting_service_pb.js";
+import { OperatorAuditService } from "../../gen/encore/operator/v1/operator_audit_service_pb.js";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
@@ -30,9 +31,12 @@ import { type ProtocolName, startTestServer, TEST_OPERATOR_TOKEN, type TestServe
 // from the descriptors the server itself gives (gRPC reflection), so a money field added to a
 // proto is covered here without a word of this file changing. An amount past the largest
 // accepted (USD 1,000,000.00, spec 2.2, docs/api.md "Money") is INVALID_ARGUMENT naming the
-// field and the bound over every protocol, before any credential is read; the bound is not.
+// field and the bound over every protocol, from an authenticated caller before any handler
+// reads it (an unauthenticated one is answered 401 first); the bound is not.
 
 const BOUND = "USD 1000000.00";
+// The services only the operator token reaches; every other is called with a studio owner's key.
+const OPERATOR_SERVICES = new Set([OperatorService.typeName, OperatorAuditService.typeName]);
 const amounts = {
   past: { currencyCode: "USD", units: 1_000_000n, nanos: 1 },
   pastBelow: { currencyCode: "USD", units: -1_000_000n, nanos: -1 },
@@ -61,8 +65,12 @@ describe("amounts past the largest accepted, in every money field of every reque
   let registry: Registry;
   let routes: readonly Route[];
   let fields: MoneyField[];
+  let credential: (field: MoneyField) => string;
   beforeAll(async () => {
     server = await startTestServer();
+    const studio = await seedStudio(server.db.database.prisma);
+    credential = (field) =>
+      OPERATOR_SERVICES.has(field.method.parent.typeName) ? TEST_OPERATOR_TOKEN : studio.tokens.OWNER;
     ({ services, registry } = await registeredServices(server));
     routes = createRouteTable(services).routes;
     fields = services.flatMap((service) =>
@@ -92,7 +100,7 @@ describe("amounts past the largest accepted, in every money field of every reque
       for (const amount of [amounts.past, amounts.pastBelow, amounts.overflowing]) {
         for (const protocol of RPC_PROTOCOLS) {
           const where = `${field.method.name} ${field.path} ${amount.units} over ${protocol}`;
-          const refused = await overRpc(server, protocol, field, amount);
+          const refused = await overRpc(server, protocol, field, amount, credential(field));
           expect({ where, code: refused?.code, message: refused?.rawMessage }).toEqual({
             where,
             code: Code.InvalidArgument,
@@ -101,7 +109,7 @@ describe("amounts past the largest accepted, in every money field of every reque
         }
         const where = `${field.method.name} ${field.path} ${amount.units} over REST`;
         for (const route of routesOf(field)) {
-          const rest = await overRest(server, route, field, amount, registry);
+          const rest = await overRest(server, route, field, amount, registry, credential(field));
           expect({ where, status: rest.status, body: rest.body }).toEqual({
             where,
             status: 400,
@@ -118,10 +126,10 @@ describe("amounts past the largest accepted, in every money field of every reque
       const sent = field.outputOnly ? [amounts.largest, amounts.past, amounts.overflowing] : [amounts.largest];
       for (const amount of sent) {
         const where = `${field.method.name} ${field.path} ${amount.units}`;
-        const grpc = await overRpc(server, "grpc", field, amount);
+        const grpc = await overRpc(server, "grpc", field, amount, credential(field));
         expect({ where, refused: outOfRange(grpc?.rawMessage) }).toEqual({ where, refused: false });
         for (const route of routesOf(field)) {
-          const rest = await overRest(server, route, field, amount, registry);
+          const rest = await overRest(server, route, field, amount, registry, credential(field));
           expect({ where, refused: outOfRange(rest.body?.message) }).toEqual({ where, refused: false });
         }
       }
@@ -298,9 +306,11 @@ async function overRpc(
   protocol: ProtocolName,
   field: MoneyField,
   amount: Amount,
+  token: string,
 ): Promise<ConnectError | undefined> {
+  const header = { authorization: `Bearer ${token}` };
   try {
-    await server.transport(protocol).unary(field.method, undefined, undefined, undefined, requestWith(field, amount));
+    await server.transport(protocol).unary(field.method, undefined, undefined, header, requestWith(field, amount));
     return undefined;
   } catch (error) {
     return ConnectError.from(error);
@@ -308,16 +318,24 @@ async function overRpc(
 }
 
 /** The request over one of its HTTP bindings: a path matching its template, the body as the rule says. */
-function overRest(server: TestServer, route: Route, field: MoneyField, amount: Amount, registry: Registry) {
+function overRest(
+  server: TestServer,
+  route: Route,
+  field: MoneyField,
+  amount: Amount,
+  registry: Registry,
+  token: string,
+) {
   const { template, body } = route;
+  const headers = { authorization: `Bearer ${token}` };
   const segments = template.segments.map((s) => (s.kind === "literal" ? s.value : "x"));
   const path = `/${segments.join("/")}${template.verb === undefined ? "" : `:${template.verb}`}`;
   const request = requestWith(field, amount);
   if (body.kind === "all")
-    return server.rest(route.httpMethod, path, toJson(field.method.input, request, { registry }));
+    return server.rest(route.httpMethod, path, toJson(field.method.input, request, { registry }), headers);
   if (body.kind === "field" && field.steps[0] === body.field && body.field.fieldKind === "message") {
     const value = (reflect(field.method.input, request).get(body.field) as ReflectMessage).message;
-    return server.rest(route.httpMethod, path, toJson(body.field.message, value, { registry }));
+    return server.rest(route.httpMethod, path, toJson(body.field.message, value, { registry }), headers);
   }
   throw new Error(
     `${route.method.name} ${field.path}: the field is not in the body of ${route.httpMethod} ${template.source}`,
