@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import type { WebhookAddressKind } from "./domain/webhook-address.js";
 
@@ -10,6 +11,12 @@ const MAKE_A_KEY = "openssl rand -base64 32";
 const is32Bytes = (value: string) => Buffer.from(value, "base64").length === 32;
 const masterKey = z.string().refine(is32Bytes, `must be 32 bytes, base64 (make one with: ${MAKE_A_KEY})`);
 const previousMasterKey = z.string().refine(is32Bytes, "must be 32 bytes, base64");
+
+/** A name server as dns.Resolver's setServers takes it: an address, with a port or without. */
+function isNameServer(server: string): boolean {
+  const withPort = /^\[(.+)\]:\d{1,5}$/.exec(server) ?? /^([\d.]+):\d{1,5}$/.exec(server);
+  return isIP(withPort?.[1] ?? server) !== 0;
+}
 
 // A required setting is named even when another one is also wrong: these checks read only
 // whether a variable is present, which holds whatever else failed to parse.
@@ -137,6 +144,15 @@ const schema = z
         "must list loopback, private, link-local",
       )
       .default(""),
+    // The name servers webhook hosts are asked of (ip or ip:port, comma list); unset: the
+    // system's (/etc/resolv.conf). An operator may name a resolver that filters internal names.
+    WEBHOOK_DNS_SERVERS: z
+      .string()
+      .refine(
+        (list) => list.split(",").every(isNameServer),
+        "must list name servers by address (ip, ipv4:port or [ipv6]:port, comma separated)",
+      )
+      .optional(),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     WEBHOOK_DELIVERY_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
@@ -279,6 +295,8 @@ export interface WebhookConfig {
   allowHttp: boolean;
   /** Address kinds an endpoint's host may resolve to after all (tests: loopback). */
   allowAddresses: ReadonlySet<WebhookAddressKind>;
+  /** Name servers hosts are resolved with (dns.Resolver's setServers); undefined: the system's. */
+  dnsServers: readonly string[] | undefined;
   timeoutMs: number;
   deliveryIntervalMs: number;
   retry: { baseMs: number; maxMs: number; windowMs: number };
@@ -359,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       allowAddresses: new Set(
         e.WEBHOOK_ALLOW_ADDRESSES === "" ? [] : (e.WEBHOOK_ALLOW_ADDRESSES.split(",") as WebhookAddressKind[]),
       ),
+      dnsServers: e.WEBHOOK_DNS_SERVERS?.split(","),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       deliveryIntervalMs: e.WEBHOOK_DELIVERY_INTERVAL_MS,
       retry: { baseMs: e.WEBHOOK_RETRY_BASE_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },

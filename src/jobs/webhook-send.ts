@@ -14,7 +14,7 @@ export interface SendOptions {
   task: Pick<DeliveryTask, "url" | "payload" | "eventId">;
   secrets: string[];
   now: Date;
-  config: Pick<WebhookConfig, "allowHttp" | "allowAddresses" | "timeoutMs">;
+  config: Pick<WebhookConfig, "allowHttp" | "allowAddresses" | "timeoutMs" | "dnsServers">;
   /** The address guard; tests give one that never answers. */
   resolve?: typeof resolveWebhookTarget;
 }

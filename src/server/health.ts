@@ -25,7 +25,7 @@ export function createHealthRoutes({ ready, detail = () => [] }: HealthOptions) 
       answer(200, "ok\n");
       return true;
     }
-    const lines = (first: string) => [first, ...detail()].join("\n") + "\n";
+    const lines = (first: string) => `${[first, ...detail()].join("\n")}\n`;
     ready().then(
       () => answer(200, lines("ready")),
       () => answer(503, lines("database unavailable")),

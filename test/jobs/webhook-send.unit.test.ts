@@ -7,7 +7,7 @@ import { resolveWebhookTarget } from "../../src/usecases/webhooks/address-guard.
 // longer than a receiver that never answers.
 
 const task = { url: "https://hooks.example.com/encore", payload: "{}", eventId: "evt_1" };
-const config = { allowHttp: false, allowAddresses: new Set<never>(), timeoutMs: 50 };
+const config = { allowHttp: false, allowAddresses: new Set<never>(), timeoutMs: 50, dnsServers: undefined };
 
 describe("sendDelivery", () => {
   it("gives up on a host that does not resolve within the timeout, as a failed attempt", async () => {
