@@ -88,11 +88,11 @@ export interface AppOptions {
 
 export interface App {
   handler: RequestHandler;
-  /** The webhook delivery job (issue 16): tests run its passes themselves. */
+  /** The webhook delivery job: tests run its passes themselves. */
   webhookDelivery: Pick<WebhookDeliveryJob, "runOnce">;
   /** This app's Prometheus series (served by the metrics listener, docs/deploy.md). */
   metrics: Metrics;
-  /** What makes the public read cache forget (issue 14): tests give it to jobs they run. */
+  /** What makes the public read cache forget: tests give it to jobs they run. */
   fundingChanges: FundingChanges;
   /** Starts background jobs. */
   start(): void;
@@ -107,7 +107,7 @@ export interface App {
 
 // Spec 8: a request body is at most 64 KiB.
 const MAX_BODY_BYTES = 64 * 1024;
-// Reads are retried with backoff inside one call; writes never are (issue 3).
+// Reads are retried with backoff inside one call; writes never are.
 const STEAM_READ_RETRIES = 2;
 // Spec 8 CORS: the operator's allowed origins are read again at most this often.
 const ALLOWED_ORIGINS_CACHE_MS = 5_000;
@@ -116,7 +116,7 @@ const TRANSFER_MOVER_INTERVAL_MS = 1_000;
 const METERING_INTERVAL_MS = 60_000;
 // Generated from proto/ by `npm run generate` (buf.gen.openapi.yaml) and checked in.
 const OPENAPI_DOCUMENT = new URL("../openapi/encore.openapi.json", import.meta.url);
-// The studio console, built by `npm run build` into dist/console (issue 17). The folder above
+// The studio console, built by `npm run build` into dist/console. The folder above
 // this module is the repository (it holds package.json) when the sources run, dist/ when the
 // build runs (the bundle is dist/src/main.js).
 const ABOVE_SRC = new URL("../", import.meta.url);
@@ -154,7 +154,7 @@ export function createApp(options: AppOptions): App {
     observer: createSteamObserver(metrics, tracer),
   });
   // Public funding changed by a credit here or on another replica (PostgreSQL LISTEN; PGlite is
-  // one process's alone): the public read cache forgets the campaign (issue 14).
+  // one process's alone): the public read cache forgets the campaign.
   const fundingChanges = createFundingChanges({
     ...(database.listen && { announceToReplicas: () => announceEveryCampaignChanged(database.prisma) }),
     onAnnounceFailed: (error) =>

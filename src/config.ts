@@ -30,7 +30,7 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
       .optional(),
-    // Statements prepared once per connection (issue 14); off behind a pooler that cannot keep
+    // Statements prepared once per connection; off behind a pooler that cannot keep
     // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
     DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
     DATA_DIR: z.string().min(1).default("./.data"),
@@ -69,14 +69,14 @@ const schema = z
       .int()
       .positive()
       .default(15 * 60_000),
-    // Reconciliation with the platform's report (issue 15): time between passes over each
+    // Reconciliation with the platform's report: time between passes over each
     // distributor link; Valve asks for at least one a day and accepts one a minute.
     RECONCILIATION_INTERVAL_MS: z.coerce
       .number()
       .int()
       .min(60_000)
       .default(10 * 60_000),
-    // The operator's fraud signal (issue 15): a link whose credit reversed over the last
+    // The operator's fraud signal: a link whose credit reversed over the last
     // REVERSAL_RATE_WINDOW_DAYS reaches REVERSAL_FLAG_RATE_PERCENT of the credit it issued over
     // them is flagged in ListLinkReversals and `npm run admin -- list-link-reversals`.
     REVERSAL_RATE_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -86,7 +86,7 @@ const schema = z
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
     RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(600),
     RATE_LIMIT_BEGIN_PER_CAMPAIGN: z.coerce.number().int().positive().default(600),
-    // Issue 9: the campaign key ships in the game, so begins whose ticket the platform refused are
+    // The campaign key ships in the game, so begins whose ticket the platform refused are
     // counted apart (docs/abuse-limits.md): per address (IPv6 /64), and per campaign key, past
     // which only addresses with a clean record are still checked with the platform.
     RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),
@@ -100,7 +100,7 @@ const schema = z
       .positive()
       .max(1_000_000, "must be at most 1000000 (an audit event's count is a 32-bit integer)")
       .default(30),
-    // Slow and idle clients (issue 9): a connection has HTTP_HEADERS_TIMEOUT_MS from accept to
+    // Slow and idle clients: a connection has HTTP_HEADERS_TIMEOUT_MS from accept to
     // its first request's headers, a request HTTP_REQUEST_TIMEOUT_MS from its headers to the
     // end of its body (at most 64 KiB, spec 8); with nothing in flight an HTTP/1.1 connection
     // stays HTTP_KEEP_ALIVE_TIMEOUT_MS and an HTTP/2 session HTTP2_IDLE_TIMEOUT_MS. Connections
@@ -179,9 +179,9 @@ const schema = z
     WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().positive().default(8),
     WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().positive().max(1_000).default(16),
     WEBHOOK_REDELIVERIES_PER_HOUR: z.coerce.number().int().positive().default(100),
-    // Issue 16: finished webhook events older than this are deleted by the webhook purge job.
+    // Finished webhook events older than this are deleted by the webhook purge job.
     WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
-    // Issue 16: audit events older than this are deleted by the audit purge job.
+    // Audit events older than this are deleted by the audit purge job.
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   })
   .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, {
@@ -285,7 +285,7 @@ export interface Config {
   metrics: { port: number; host: string } | undefined;
   /** OTLP/HTTP trace export; undefined: tracing off. */
   tracing: { endpoint: string; serviceName: string } | undefined;
-  /** Webhook endpoints and their deliveries (issue 16, docs/webhooks.md). */
+  /** Webhook endpoints and their deliveries (docs/webhooks.md). */
   webhooks: WebhookConfig;
   /** How long audit events are kept (docs/audit-log.md). */
   auditRetentionDays: number;

@@ -18,7 +18,7 @@ interface ListOptions {
   pageToken?: string;
 }
 
-/** list-audit-events (issue 16): every account's audit log, newest first. */
+/** list-audit-events: every account's audit log, newest first. */
 export function addAuditCommands(program: Command, environment: CliEnvironment): void {
   program
     .command("list-audit-events")

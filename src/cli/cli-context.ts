@@ -12,7 +12,7 @@ export interface CliEnvironment {
 
 export interface CommandContext {
   client: Client<typeof OperatorService>;
-  /** The audit log of every account (issue 16). */
+  /** The audit log of every account. */
   audit: Client<typeof OperatorAuditService>;
   output: Output;
 }

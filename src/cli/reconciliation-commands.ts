@@ -11,7 +11,7 @@ import { type CliEnvironment, commandContext, parseCount } from "./cli-context.j
 import { formatMoney } from "./dollars.js";
 import { emit, listLines, messageJson } from "./output.js";
 
-/** reconcile-link, list-link-reversals, list-reconciliation-findings (issue 15). */
+/** reconcile-link, list-link-reversals, list-reconciliation-findings. */
 export function addReconciliationCommands(program: Command, environment: CliEnvironment): void {
   program
     .command("reconcile-link")

@@ -19,7 +19,7 @@ export interface LinkExposure {
  * Whether issuing `creditNanos` more would exceed the link's outstanding limit (spec 8):
  * outstanding + reserved + credit > limit. Exactly at the limit is allowed; sandbox links
  * have no limit. An outstanding below zero (credit Steam took back after the studio settled it,
- * issue 15) counts as zero: what the studio paid ahead is settled with the operator, never
+ * docs/settlement.md) counts as zero: what the studio paid ahead is settled with the operator, never
  * extra room, so a limit of zero still stops every sale.
  */
 export function exceedsOutstandingLimit(link: LinkExposure, creditNanos: bigint): boolean {

@@ -1,6 +1,6 @@
 import { runwayDays, SPEND_WINDOW_DAYS } from "./funding.js";
 
-// A campaign's funding day by day (GetFundingHistory, issue 17): what a studio charts. Days are
+// A campaign's funding day by day (GetFundingHistory): what a studio charts. Days are
 // UTC calendar days named "YYYY-MM-DD"; amounts are nano-USD, never a float.
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -65,7 +65,7 @@ export const permissionTable = {
   "account.members.list": OWNER_ADMIN,
   "account.members.update": OWNER,
   "account.members.delete": OWNER,
-  // Issue 16: webhook endpoints are managed by owner and admin; everyone reads them (never
+  // Webhook endpoints are managed by owner and admin; everyone reads them (never
   // their secrets) and their deliveries.
   "webhook.endpoints.create": OWNER_ADMIN,
   "webhook.endpoints.get": ALL,
@@ -76,7 +76,7 @@ export const permissionTable = {
   "webhook.deliveries.get": ALL,
   "webhook.deliveries.list": ALL,
   "webhook.deliveries.redeliver": OWNER_ADMIN,
-  // Issue 16: the audit log is read by those who manage the account (owner, admin); billing and
+  // The audit log is read by those who manage the account (owner, admin); billing and
   // viewer do not see who did what.
   "audit.auditEvents.list": OWNER_ADMIN,
 } as const satisfies Record<string, readonly Role[]>;

@@ -73,7 +73,7 @@ export function settlementStep(status: OrderStatus, authorized: boolean | undefi
     case "Approved":
       return "finalize";
     // PartialRefund: the platform settled the order and refunded some of its lines; the player
-    // paid for the rest, so it is credited (its refunded share reversed with it, issue 15).
+    // paid for the rest, so it is credited (its refunded share reversed with it).
     case "Succeeded":
     case "PartialRefund":
       return "credit";

@@ -1,4 +1,4 @@
-// The operator's fraud signal (issue 15), pure: how much of the credit a link issued over a
+// The operator's fraud signal, pure: how much of the credit a link issued over a
 // window was reversed, and whether that passes the operator's threshold.
 
 const FULL_BPS = 10_000n;

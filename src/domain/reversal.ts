@@ -1,6 +1,6 @@
 import type { OrderStatus, PurchaseState } from "./purchase-state.js";
 
-// Refunds and chargebacks reconciled from the platform's report (issue 15), pure: which order
+// Refunds and chargebacks reconciled from the platform's report, pure: which order
 // statuses take credit back, how much, and what one report row means for one purchase.
 
 export type ReversalKind =
@@ -93,7 +93,7 @@ export type ReconcileStep =
 const SETTLED_OR_REVERSED = (status: OrderStatus) => status === "Succeeded" || reversalKindOf(status) !== undefined;
 
 /**
- * The rule of issue 15: the ledger ends equal to the platform's report.
+ * The reconciliation rule: the ledger ends equal to the platform's report.
  * - An open purchase (INITIATED, AUTHORIZED) whose order the report shows settled (or settled
  *   and reversed) is settled through the one settlement use case: QueryTxn decides, credit
  *   happens once; an order already reversed in full is never credited (it becomes FAILED).

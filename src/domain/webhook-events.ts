@@ -1,4 +1,4 @@
-// The webhook event types (issue 16, docs/webhooks.md): what happened, spelled
+// The webhook event types (docs/webhooks.md): what happened, spelled
 // `<resource>.<what happened>`. An endpoint subscribes to some of them by name.
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -41,7 +41,7 @@ export const TRANSFER_STATE_EVENTS: Partial<Record<string, WebhookEventType>> = 
 };
 
 /**
- * Runway alerts fire once per crossing (issue 16): when the runway is known and below the
+ * Runway alerts fire once per crossing: when the runway is known and below the
  * threshold while the campaign is not already marked low; the mark clears when the runway is
  * back at or above it (or unknown: nothing was spent), re-arming the alert.
  */

@@ -1,4 +1,4 @@
-// When a failed webhook delivery is tried again (issue 16): exponential backoff from `baseMs`,
+// When a failed webhook delivery is tried again: exponential backoff from `baseMs`,
 // doubling up to `maxMs` between attempts, with jitter (each wait drawn in [half, all] of its
 // nominal length, so replicas and endpoints that failed together do not retry together), until
 // the nominal waits add up to `windowMs` (about three days by default); then it is given up.

@@ -38,7 +38,7 @@ export const reasons = {
   // The account service's refusals (AccountService; our own names).
   /** DeleteApiKey, DeleteMember, UpdateMember: the write would leave the account without any owner. */
   LAST_OWNER: { code: Code.FailedPrecondition, precondition: true },
-  // The webhook service's refusals (WebhookService, issue 16; our own names).
+  // The webhook service's refusals (WebhookService; our own names).
   /** RedeliverWebhookDelivery: the endpoint is DISABLED; enable it first (UpdateWebhookEndpoint). */
   WEBHOOK_ENDPOINT_DISABLED: { code: Code.FailedPrecondition, precondition: true },
   /**

@@ -2,7 +2,7 @@ import { purgeAuditEvents } from "../store/audit-events.js";
 import { createRetentionPurge, type RetentionPurge, type RetentionPurgeOptions } from "./retention-purge.js";
 
 /**
- * Issue 16: the audit log is kept AUDIT_RETENTION_DAYS, then deleted by this job, the only
+ * The audit log is kept AUDIT_RETENTION_DAYS, then deleted by this job, the only
  * writer allowed to delete from it (store/audit-events.ts). Idempotent: replicas running it at
  * once each delete what is left.
  */

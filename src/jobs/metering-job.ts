@@ -39,7 +39,7 @@ export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
     for (;;) {
       const ids = await resourcesBehind(deps.db, { until, take: options.batchSize ?? DEFAULT_BATCH });
       if (ids.length === 0) {
-        // Usage lowers balances and raises the seven-day spend that funding answers (issue 14).
+        // Usage lowers balances and raises the seven-day spend that funding answers.
         if (report.chargedNanos > 0n) await deps.fundingChanges?.announceAll();
         return report;
       }
@@ -48,7 +48,7 @@ export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
           resourceId,
           until,
           maxPieces: MAX_PIECES_PER_RESOURCE,
-          // Issue 16: a campaign.runway_low event when the charge took the runway below its threshold.
+          // A campaign.runway_low event when the charge took the runway below its threshold.
           inTransaction: (tx, projectId) =>
             deps.webhookEvents?.checkRunway(tx, projectId, deps.now()) ?? Promise.resolve(),
         });

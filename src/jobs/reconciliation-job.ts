@@ -29,7 +29,7 @@ export type ReconciliationJob = Job & {
 const DEFAULT_BATCH = 20;
 
 /**
- * Refunds and chargebacks reconciled from the platform's report (issue 15), per distributor
+ * Refunds and chargebacks reconciled from the platform's report, per distributor
  * link, every `intervalMs`. Links are leased with FOR UPDATE SKIP LOCKED and the lease renewed
  * before every page, so several replicas share the links and never work one at once; the
  * cursor's conditional advance keeps even an overtaken replica from applying a page twice.

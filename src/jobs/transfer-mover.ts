@@ -33,7 +33,7 @@ export function createTransferMover(options: TransferMoverOptions): TransferMove
     const maxItems = turn.maxItems ?? options.itemsPerTurn ?? DEFAULT_ITEMS_PER_TURN;
     // After stop(), a turn in progress finishes the item in hand, settles and lets go.
     const moved = await workTransfer(deps, lease, { maxItems, stopping: job.stopping });
-    // Moving credit and readying the campaign change what funding answers (issue 14).
+    // Moving credit and readying the campaign change what funding answers.
     if (moved > 0) await deps.fundingChanges?.announceAll();
     return moved;
   }

@@ -42,7 +42,7 @@ export function createVerificationJob(options: VerificationJobOptions): Verifica
     });
     const results: VerifyResult[] = [];
     for (const task of tasks) results.push(await verifyOne(task));
-    // A verified or refused campaign answers funding and offers differently (issue 14).
+    // A verified or refused campaign answers funding and offers differently.
     if (results.some((result) => result === "VERIFIED" || result === "NEEDS_REVIEW"))
       await deps.fundingChanges?.announceAll();
     return results;

@@ -66,7 +66,7 @@ async function record(
   const written = await recordVerification(deps.db, task, {
     record: { ...facts, ...outcome },
     now,
-    // Issue 16: campaign.verified or campaign.needs_review, in the transaction that moved it.
+    // Campaign.verified or campaign.needs_review, in the transaction that moved it.
     inTransaction: (tx) => deps.webhookEvents?.campaignState(tx, task.campaignId, now) ?? Promise.resolve(),
   });
   return written ? outcome.state : "LOST_LEASE";

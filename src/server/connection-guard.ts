@@ -44,7 +44,7 @@ const GOAWAY_GRACE_MS = 500;
 type Tagged = net.Socket & { [kConnection]?: Connection };
 
 /**
- * Keeps slow and idle clients from holding the listener (issue 9): the front sockets are handed
+ * Keeps slow and idle clients from holding the listener: the front sockets are handed
  * to Node's HTTP servers by `emit('connection')`, so Node's own headers and request timeouts
  * never start there, and a socket that never sends a byte would wait forever. Each connection
  * has one deadline while no request is in flight (headers before the first request, idle after
@@ -115,7 +115,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
     session.close();
     setTimeout(() => conn.socket.destroy(), GOAWAY_GRACE_MS).unref();
   };
-  // HTTP/1.1 while a request is in flight (issue 9): a client that stops reading holds its
+  // HTTP/1.1 while a request is in flight: a client that stops reading holds its
   // responses, and the connection, for good otherwise. What the socket has not sent must go down
   // within sendTimeoutMs; a handler still working has nothing unsent and is left alone.
   // Only bytes going out count: a client that keeps writing while it does not read is closed
@@ -217,7 +217,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
           setImmediate(() => req.complete || req.stream.close(http2.constants.NGHTTP2_CANCEL));
         });
       }
-      // A client that stops reading its responses (issue 9) would hold a stream for good.
+      // A client that stops reading its responses would hold a stream for good.
       // Node's stream timeout counts only this stream's frames going out as activity, so it
       // fires after sendTimeoutMs in which none of its response went out, however busy the
       // session; a handler still working has nothing to send and is left alone.

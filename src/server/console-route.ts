@@ -15,7 +15,7 @@ export interface ConsoleRouteOptions {
   storefrontSharePercent: number;
 }
 
-// Issue 17: a page holding a studio's own token must not run anything but its own files, talk to
+// A page holding a studio's own token must not run anything but its own files, talk to
 // anything but this service, or be framed. No inline script or style (Vite emits files; the
 // chart sets styles through the DOM, which CSP allows), no third-party origin anywhere.
 export const CONSOLE_CSP = [
@@ -65,7 +65,7 @@ interface StaticFile {
 }
 
 /**
- * `GET /console/...`: the studio console, a static single-page build (issue 17). Files of the
+ * `GET /console/...`: the studio console, a static single-page build. Files of the
  * build by path; any other path under /console/ is a client-side route and gets index.html.
  * Without a build (the sources run before `npm run build`) every path says so in a 503 text.
  * Returns true when it answered the request.

@@ -81,7 +81,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     contextValues,
     ...(options.beforeRestBody === undefined ? {} : { beforeBody: options.beforeRestBody }),
     onInternalError: (cause) => options.logger.error({ err: cause }, "REST transcoding failed"),
-    // Any client can hang up mid-body: not an error of ours, and no stack (issue 9).
+    // Any client can hang up mid-body: not an error of ours, and no stack.
     onClientAborted: (call) => options.logger.debug(call, "request aborted by the client"),
   });
   const connect = connectNodeAdapter({

@@ -28,7 +28,7 @@ export const kPrincipal = createContextKey<Principal | undefined>(undefined, { d
 
 /**
  * What the platform said of a begin's player ticket (spec 5.1), for the rate limits (spec 8,
- * issue 9): only a begin whose player the platform vouched for keeps its point of the campaign's
+ * docs/abuse-limits.md): only a begin whose player the platform vouched for keeps its point of the campaign's
  * limit, and a refused ticket is charged to the failed-ticket limits of its address and its
  * campaign. "unchecked": the platform never judged the ticket (refused before, unreachable, or
  * the studio's key rejected).

@@ -31,7 +31,7 @@ export interface ServiceDeps {
   /** Asks this process's verification job to run now (a campaign was created or retried). */
   wakeVerification: () => void;
   /**
-   * The webhook events changes write in their transactions (issue 16). The composition root
+   * The webhook events changes write in their transactions. The composition root
    * always sets it; fixtures that do not look at webhooks may leave it out.
    */
   webhookEvents?: WebhookEvents;

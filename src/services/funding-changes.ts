@@ -1,4 +1,4 @@
-// Issue 14: a public read served from the cache must never contradict a write the service made.
+// A public read served from the cache must never contradict a write the service made.
 // Whatever changes a campaign's public funding says so here, and the public read cache forgets
 // that campaign's answer: at once on the replica that wrote (before it answers), and on the
 // others when PostgreSQL delivers the write's pg_notify (src/store/funding-channel.ts).

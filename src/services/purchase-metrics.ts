@@ -8,7 +8,7 @@ import type { ReversalKind } from "../domain/reversal.js";
 export interface PurchaseMetrics {
   purchaseEnded(state: "CREDITED" | "CANCELLED" | "FAILED", purchase: { creditNanos: bigint; sandbox: boolean }): void;
   /**
-   * Money reconciliation moved after its page committed (issue 15): credit of a purchase the
+   * Money reconciliation moved after its page committed: credit of a purchase the
    * service had ended without it, credited from the platform's report; credit taken back by a
    * reversal of the kind named. Sandbox purchases move none and are never reported.
    */

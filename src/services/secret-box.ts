@@ -85,7 +85,7 @@ export function fingerprintSecret(secret: string): string {
 }
 
 // A master key's id is asked for at every box opened (every begin and complete): computed once
-// per key (issue 14). Weak, so a key dropped from the process is dropped here too.
+// per key. Weak, so a key dropped from the process is dropped here too.
 const keyIds = new WeakMap<Buffer, Buffer>();
 
 function keyIdBytes(key: Buffer): Buffer {

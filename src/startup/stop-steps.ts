@@ -6,8 +6,8 @@ export interface StopStep {
 
 /**
  * Runs the steps in order, each one even when a step before it failed, so a tracing collector
- * that is down never leaves the database open or the process exiting on an unhandled rejection
- * (issue 10). Each failure is handed to `onFailure` once; resolves to the names that failed.
+ * that is down never leaves the database open or the process exiting on an unhandled rejection.
+ * Each failure is handed to `onFailure` once; resolves to the names that failed.
  */
 export async function runStopSteps(
   steps: StopStep[],

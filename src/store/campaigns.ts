@@ -43,7 +43,7 @@ export interface CampaignRow {
   explanation: string;
   verifyTime: Date | null;
   projectId: string;
-  /** Issue 16: the runway (days) below which a campaign.runway_low webhook event fires; 0: never. */
+  /** The runway (days) below which a campaign.runway_low webhook event fires; 0: never. */
   runwayAlertDays: number;
   version: number;
   createTime: Date;

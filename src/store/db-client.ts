@@ -6,6 +6,6 @@ export type DbClient = Db | Prisma.TransactionClient;
 
 /**
  * More writes a caller adds to a store function's own transaction, run only when its change was
- * made: the webhook events that tell of the change (issue 16's transactional outbox).
+ * made: the webhook events that tell of the change (the transactional outbox).
  */
 export type InTransaction<T = void> = (tx: Prisma.TransactionClient, change: T) => Promise<void>;

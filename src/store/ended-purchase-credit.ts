@@ -4,7 +4,7 @@ import { type FindingOf, type ReconciledRow, recordFinding, recordReversal } fro
 
 /**
  * Credits, from the platform's report, a purchase the service ended FAILED or CANCELLED whose
- * order the platform settled after all (issue 15): the player paid, so the project gets the
+ * order the platform settled after all: the player paid, so the project gets the
  * credit. The purchase keeps its state (the game's answer never changes, spec 3.1) and gains
  * its credit time; the credit moves as any credit does (not in sandbox; its reservation was
  * released when it ended); `reversal` reverses a partial refund's share; and the finding says

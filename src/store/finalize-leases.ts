@@ -4,7 +4,7 @@ import { executeCount, queryRows } from "./direct-queries.js";
 import { isOpen } from "./purchase-guards.js";
 import { UNHURRIED_COMMIT } from "./unhurried-commit.js";
 
-// Issue 9, DESIGN 3: the platform expects one FinalizeTxn per order, so the capture of an order
+// DESIGN 3: the platform expects one FinalizeTxn per order, so the capture of an order
 // is serialised across completes, sweepers and replicas by a lease on the purchase row, held
 // around the platform call only (never a transaction across it). The lease is judged on the
 // database's clock, the one clock every replica shares.

@@ -2,7 +2,7 @@ import type { LedgerType } from "../../gen/prisma/enums.js";
 import type { FundingHistoryFacts, LedgerDay, PurchaseDay } from "../domain/funding-history.js";
 import type { Db } from "./open-database.js";
 
-// The facts behind GetFundingHistory (issue 17): the campaign project's balance, its ledger
+// The facts behind GetFundingHistory: the campaign project's balance, its ledger
 // summed per UTC day and type, and the purchases credited per UTC day, in one statement so
 // they agree with each other.
 

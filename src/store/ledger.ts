@@ -171,7 +171,7 @@ export function meterResource(
     resourceId: string;
     until: Date;
     maxPieces: number;
-    /** Run with the project charged, when usage was charged (issue 16: the runway alert). */
+    /** Run with the project charged, when usage was charged (the runway alert). */
     inTransaction?: InTransaction<string>;
   },
 ): Promise<bigint> {

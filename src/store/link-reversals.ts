@@ -1,7 +1,7 @@
 import type { DbClient } from "./db-client.js";
 import type { IdPage } from "./id-page.js";
 
-// Reversals per distributor link, for the operator (issue 15): all-time totals from the link's
+// Reversals per distributor link, for the operator: all-time totals from the link's
 // own accounting, and the window's credit issued (purchases by their credit time, those credited
 // from the report included) and reversed. One definition of the window for reversals: the
 // REVERSAL ledger entries written within it, summed for the credit reversed and counted by

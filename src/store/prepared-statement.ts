@@ -1,6 +1,6 @@
 /**
  * A named statement run on pg's extended query protocol that asks PostgreSQL to describe its
- * rows once per connection instead of at every run (issue 14, docs/performance.md "Rows described
+ * rows once per connection instead of at every run (docs/performance.md "Rows described
  * once"). pg's own `Query` sends Describe with every execution and, from the RowDescription that
  * answers it, builds a table of value parsers and a null-prototype template row it then spreads
  * into every row (`Result.addFields`, the largest single item of pg's in the purchase profile).

@@ -51,7 +51,7 @@ interface BeginFactsRow {
 }
 
 /**
- * Everything a begin decides on, in one round trip (issue 14): the campaign, its link, the
+ * Everything a begin decides on, in one round trip: the campaign, its link, the
  * offer and whether `requestId` (when given) is known for the campaign already.
  */
 export async function findBeginFacts(
@@ -164,7 +164,7 @@ export type OpenPurchaseResult = "opened" | "request-known" | "limit-reached" | 
  * exceedsOutstandingLimit reads it (exactly at the limit is allowed; an outstanding below zero
  * counts as zero; sandbox links reserve nothing; the sum is taken as numeric, so one past int64
  * is over any limit, never a 500: docs/api.md "Money") and writes the purchase INITIATED, in one
- * statement (issue 14: one round trip instead of seven), so all of it or none is written:
+ * statement (one round trip instead of seven), so all of it or none is written:
  * - the offer is held (FOR KEY SHARE, as the purchase's foreign key would) until the statement
  *   ends: a concurrent DeleteOffer waits and then sees the purchase (spec 3.3), or deleted or
  *   deactivated it first and nothing is written;

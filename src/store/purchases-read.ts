@@ -58,8 +58,8 @@ export function findPurchase(
 
 /**
  * Newest first (spec 4.6); with `reversed`, only purchases with (true) or without (false) a
- * reversal (issue 15); with `state`, `since` and `before`, only those in that state and created
- * within [since, before) (issue 17).
+ * reversal; with `state`, `since` and `before`, only those in that state and created
+ * within [since, before).
  */
 export async function listPurchases(
   db: Db,
@@ -98,7 +98,7 @@ export interface FundingFacts {
   spendNanos: bigint;
   purchaseCount: bigint;
   purchasedCreditNanos: bigint;
-  /** Purchases with credit taken back over the window, and how much (issue 15). */
+  /** Purchases with credit taken back over the window, and how much. */
   reversalCount: bigint;
   reversedCreditNanos: bigint;
 }
@@ -116,7 +116,7 @@ interface FundingRow {
  * The campaign project's balance, its USAGE ledger entries, the purchases credited and the
  * credit reversed within the spend window, in one statement so the figures agree with each other.
  * A purchase counts by its credit time: CREDITED ones, and ones the service ended FAILED or
- * CANCELLED that reconciliation credited from the platform's report (issue 15).
+ * CANCELLED that reconciliation credited from the platform's report.
  */
 export async function readFunding(
   db: DbClient,

@@ -60,7 +60,7 @@ interface PurchaseRow {
   publisher_key_encrypted: Uint8Array;
 }
 
-/** One round trip (issue 14; Prisma's include made it three). */
+/** One round trip (Prisma's include made it three). */
 export async function findPurchase(db: DbClient, purchaseId: string): Promise<PurchaseRecord | undefined> {
   const rows = await queryRows<PurchaseRow>(
     db,
@@ -110,7 +110,7 @@ export async function recordTransId(db: DbClient, purchaseId: string, transId: s
  * Credits a purchase exactly once, in one transaction (DESIGN 3): the purchase becomes CREDITED
  * only from a non-final state; then (not in sandbox) its credit added (addPurchaseCredit) and
  * its reservation released; with `partialRefund`, its reversal too (below); with `finding`,
- * the reconciliation finding that says why it was credited (issue 15), in the same
+ * the reconciliation finding that says why it was credited, in the same
  * transaction, so the credit is never without its reason. Says whether this call credited it:
  * not when another caller got there first (and then it writes nothing).
  */
@@ -122,7 +122,7 @@ export async function creditPurchase(
     partialRefund?: PartialRefund;
     finding?: FindingOf;
     /**
-     * Issue 16's webhook outbox, run in the credit's transaction when the purchase was credited:
+     * The webhook outbox (docs/webhooks.md), run in the credit's transaction when the purchase was credited:
      * `reversed` when a partial refund was reversed too. The common credit (no partial refund,
      * no finding) runs it only when something hears it (`CREDIT_HEARD`), and otherwise stays one
      * statement; the others always run it (it writes only what an endpoint is subscribed to).
@@ -131,7 +131,7 @@ export async function creditPurchase(
   } = {},
 ): Promise<Credit> {
   if (!options.partialRefund && !options.finding) {
-    // Issue 14: one round trip for the common credit, which also finds out whether the hook must
+    // One round trip for the common credit, which also finds out whether the hook must
     // run; only then does it take the transaction below, which has room for the hook's writes.
     const outcome = await creditInOneStatement(db, purchaseId, now, options.ifHeard !== undefined);
     if (outcome !== "heard") return outcome;
@@ -180,7 +180,7 @@ export async function creditPurchase(
 export type Credit = { credited: false } | { credited: true; fundingAfter?: PublicCampaignFacts };
 
 /**
- * The common credit (no reversal, no finding) as one statement (issue 14: one round trip
+ * The common credit (no reversal, no finding) as one statement (one round trip
  * instead of six), so all of it or none is written, the same writes as addPurchaseCredit and
  * the notification that tells other replicas the campaign's funding changed (sent at commit): the
  * state change is the guard (only from a non-final state, so a second caller writes nothing),
@@ -191,7 +191,7 @@ export type Credit = { credited: false } | { credited: true; fundingAfter?: Publ
  * A credit that moved money also answers the campaign's public facts as they are just after it
  * (the balance and the link's amounts from the rows it updated; a statement's parts cannot see
  * each other's writes otherwise): complete answers the funding after the purchase without a
- * read of its own (issue 14).
+ * read of its own.
  */
 async function creditInOneStatement(
   db: Db,
@@ -250,7 +250,7 @@ async function creditInOneStatement(
 }
 
 /**
- * An order the platform settled and partly refunded before it was credited (issue 15): the
+ * An order the platform settled and partly refunded before it was credited: the
  * player paid for the lines not refunded, so the purchase is credited and its refunded share
  * reversed in the same transaction, and the ledger equals the platform's at once.
  */

@@ -1,6 +1,6 @@
 import type { DbClient } from "./db-client.js";
 
-// What reconciliation found (issue 15), for the operator: oldest first, keyset-paged by
+// What reconciliation found, for the operator: oldest first, keyset-paged by
 // (create_time, purchase_id, kind), the table's identity after its time.
 
 export type FindingKindName = "CREDITED_FROM_REPORT" | "SETTLED_NOT_CREDITED";

@@ -1,6 +1,6 @@
 import type { Db } from "./open-database.js";
 
-// The reconciliation job's share of the store (issue 15): several replicas lease distributor
+// The reconciliation job's share of the store: several replicas lease distributor
 // links with FOR UPDATE SKIP LOCKED, so each link is reconciled by one at a time; a lease that
 // outlives a crashed replica runs out and the link is picked up again.
 

@@ -5,7 +5,7 @@ import type { ReversalKind } from "../domain/reversal.js";
 import type { DbClient } from "./db-client.js";
 import type { FindingKindName } from "./reconciliation-findings.js";
 
-// Reconciliation against the platform's report (issue 15): the cursor per link and app, and
+// Reconciliation against the platform's report: the cursor per link and app, and
 // reversals of credited purchases. A page's reversals and its cursor move in the caller's one
 // transaction; purchases are locked before their reversal is read, so two replicas working the
 // same page reverse once, and the cursor only moves from where the page was read.
@@ -176,7 +176,7 @@ export async function linkAppIds(db: DbClient, linkId: string): Promise<bigint[]
   return rows.map((row) => row.appId);
 }
 
-/** What a reconciliation found the books and the report disagreeing on, and why (issue 15). */
+/** What a reconciliation found the books and the report disagreeing on, and why. */
 export interface FindingOf {
   kind: FindingKindName;
   /** The order's status in the report, as the platform spells it. */

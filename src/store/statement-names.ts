@@ -1,5 +1,5 @@
 /**
- * Names under which the pg driver prepares a statement once per connection (issue 14): later
+ * Names under which the pg driver prepares a statement once per connection: later
  * runs send only its parameters, and PostgreSQL skips parsing and, once it settles on a generic
  * plan, planning. The purchase path's statements are CTEs that cost PostgreSQL far more to parse
  * and plan than to run. A text keeps its name for the life of the process (the number is the

@@ -1,5 +1,5 @@
 /**
- * One string for each statement text the direct path sends (issue 14). Prisma's `Sql` joins its
+ * One string for each statement text the direct path sends. Prisma's `Sql` joins its
  * chunks into a new text at every `.text`, and each run then paid for that string three times:
  * building it, flattening it, and hashing it whole for the prepared-statement namer's Map (1.5 %
  * of the purchase profile, docs/performance.md "One text a statement"); pg's check that a name

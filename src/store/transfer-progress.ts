@@ -85,7 +85,7 @@ export function settleTransfer(
   options: {
     transferId: string;
     now: Date;
-    /** Run when the transfer's state changed, after it was written (issue 16: its event). */
+    /** Run when the transfer's state changed, after it was written (its webhook event). */
     inTransaction?: InTransaction<TransferState>;
   },
 ): Promise<TransferState | undefined> {

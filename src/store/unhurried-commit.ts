@@ -2,7 +2,7 @@ import { Prisma } from "../../gen/prisma/client.js";
 
 /**
  * A `WITH` item that makes its own statement commit without waiting for its WAL flush
- * (`synchronous_commit` off for that statement's transaction only; issue 14), for writes the
+ * (`synchronous_commit` off for that statement's transaction only), for writes the
  * service survives losing in a database crash because whoever acts next asks the platform first
  * (recordTransId, claimFinalize). Others see the write as soon as it commits; only its durability
  * waits for the WAL writer (at most three wal_writer_delay, 600 ms by default), and the next

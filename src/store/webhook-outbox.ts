@@ -1,6 +1,6 @@
 import type { Prisma } from "../../gen/prisma/client.js";
 
-// The transactional outbox of webhook events (issue 16). An event is written by the caller's
+// The transactional outbox of webhook events. An event is written by the caller's
 // transaction, the one that makes the change it tells of, so it exists exactly when the change
 // committed; its deliveries, one per ACTIVE endpoint of the account subscribed to its type, are
 // fanned out in the same transaction, so the delivery job only ever reads committed work.

@@ -1,6 +1,6 @@
 import type { Db } from "./open-database.js";
 
-// Webhook outbox retention (issue 16 follow-up): an event is kept while any of its deliveries
+// Webhook outbox retention: an event is kept while any of its deliveries
 // may still be attempted, and for WEBHOOK_RETENTION_DAYS after it was created; then the event
 // and its delivery rows (ON DELETE CASCADE) go. Deliveries still PENDING (queued or between
 // retries) keep their event whatever its age.

@@ -1,7 +1,7 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 
-// Issue 16: what a webhook event is written from, read inside the transaction of the change it
+// What a webhook event is written from, read inside the transaction of the change it
 // tells of (services/webhooks/resource-events.ts): the account a changed row belongs to, and the
 // runway alert's state on a campaign.
 
@@ -67,7 +67,7 @@ export async function setRunwayLow(db: DbClient, campaignId: string, low: boolea
  * Whether crediting a purchase of campaign `c` can write to the webhook outbox: an ACTIVE
  * endpoint of its account hears purchase.credited or purchase.reversed, or the campaign's
  * runway alert is set or raised (a credit may fire or clear it). When not, the credit stays one
- * statement (issue 14), which evaluates this itself (store/purchases.ts). An endpoint created
+ * statement, which evaluates this itself (store/purchases.ts). An endpoint created
  * while a credit commits may miss it, as it may when the outbox's own count runs in the credit's
  * transaction (docs/webhooks.md).
  */

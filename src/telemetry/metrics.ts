@@ -30,7 +30,7 @@ export interface Metrics extends PurchaseMetrics {
   /** One HTTP exchange with a platform (each retry is one). */
   platformCall(platform: string, call: string, outcome: PlatformOutcome, seconds: number): void;
   rateLimitRefused(limit: RateLimitName): void;
-  /** An audit event that could not be written after its call (issue 16). */
+  /** An audit event that could not be written after its call. */
   auditWriteFailed(): void;
   /** The Prometheus text exposition, gauges read from their sources first. */
   scrape(): Promise<string>;
@@ -90,7 +90,7 @@ export function createMetrics(sources: ScrapeSources): Metrics {
   }).series({});
   const creditReversed = new CounterFamily({
     name: "encore_credit_reversed_nano_usd_total",
-    help: "Credit taken back from projects by refunds and chargebacks Steam reported (issue 15), by reversal kind, in nano-USD.",
+    help: "Credit taken back from projects by refunds and chargebacks Steam reported, by reversal kind, in nano-USD.",
     labelNames: ["kind"],
     registry,
   });

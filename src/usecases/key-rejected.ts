@@ -13,7 +13,7 @@ export function markKeyRejected(
   publisherKey: string,
 ): Promise<boolean> {
   const now = deps.now();
-  // Issue 16: distributor_link.credential_invalid commits with the mark, once per mark.
+  // Distributor_link.credential_invalid commits with the mark, once per mark.
   return deps.db.$transaction(async (tx) => {
     const marked = await markCredentialInvalid(tx, { linkId, fingerprint: fingerprintSecret(publisherKey), now });
     if (marked) await deps.webhookEvents?.linkCredentialInvalid(tx, linkId, now);

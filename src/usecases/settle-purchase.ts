@@ -33,7 +33,7 @@ export interface SettleOptions {
   /** The sweeper's: an order still unapproved and begun before this is cancelled. */
   cancelUnapprovedBefore?: Date;
   /**
-   * Reconciliation's (issue 15): why the report made it settle, recorded in the credit's own
+   * Reconciliation's: why the report made it settle, recorded in the credit's own
    * transaction when this call credits, never otherwise.
    */
   finding?: FindingOf;
@@ -121,7 +121,7 @@ async function finalize(
   // reservation released, must never be charged: reference 3.13), and only as the one caller
   // holding its capture lease: a complete, the sweeper or another replica already capturing it
   // is answered with the state it is in (AUTHORIZED; the game polls on, spec 3.1), and never
-  // sends a second FinalizeTxn (issue 9).
+  // sends a second FinalizeTxn.
   const lease = await claimFinalize(deps.db, {
     purchaseId: purchase.id,
     transId,
@@ -180,7 +180,7 @@ async function apply(
   if (step === "credit" && state !== "CREDITED") {
     // The platform captured the order but the purchase had ended without payment: the player
     // was charged and nothing credited yet. Never expected; the state stays (spec 3.1) and the
-    // next reconciliation credits it from the platform's report, recording why (issue 15).
+    // next reconciliation credits it from the platform's report, recording why.
     deps.logger.error(
       { purchaseId: purchase.id, state },
       "captured order not credited: the purchase had ended; reconciliation credits it from the report",
@@ -197,11 +197,11 @@ function credit(
 ): Promise<Credit> {
   const events = deps.webhookEvents;
   return creditPurchase(deps.db, purchase.id, now, {
-    // Settled and partly refunded before we credited (issue 15): credit with its reversal.
+    // Settled and partly refunded before we credited: credit with its reversal.
     partialRefund: txn?.status === "PartialRefund" ? { row: txn, platformTime: new Date(txn.time) } : undefined,
     finding,
-    // Issue 16: purchase.credited commits with the credit (when something hears it: issue 14
-    // keeps a credit nobody hears one statement).
+    // purchase.credited commits with the credit (when something hears it; a credit nobody
+    // hears stays one statement).
     ...(events && {
       ifHeard: (tx, credited) => events.purchaseCredited(tx, { purchaseId: purchase.id, ...credited }, now),
     }),

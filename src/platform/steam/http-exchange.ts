@@ -18,7 +18,7 @@ export class ExchangeTimedOut extends Error {
  * One HTTP exchange through undici's dispatcher, its answer read whole, within `timeoutMs` from
  * the call to the end of the body (connect, a queue for a connection, headers and a trickling body
  * included). Written on `dispatch` rather than `request`: a response stream, an AbortSignal and
- * its listeners a call cost twice the CPU of the exchange itself (issue 14; docs/performance.md,
+ * its listeners a call cost twice the CPU of the exchange itself (docs/performance.md,
  * "The platform's calls").
  */
 export function exchange(dispatcher: Dispatcher, call: Exchange, timeoutMs: number): Promise<ExchangeAnswer> {

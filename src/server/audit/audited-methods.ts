@@ -1,7 +1,7 @@
 import { type DescMethod, getOption, hasOption } from "@bufbuild/protobuf";
 import { http } from "../../../gen/google/api/annotations_pb.js";
 
-// Issue 16: every write is recorded, no read is. A method bound to GET is a read (AIP-131,
+// Every write is recorded, no read is. A method bound to GET is a read (AIP-131,
 // 132: Get and List are GET; so are our read-only customs such as PlanTransfer); every other
 // binding changes something. A method with no binding is named here, so none is guessed.
 const UNBOUND_READS = new Set(["google.longrunning.Operations.WaitOperation"]);

@@ -18,7 +18,7 @@ import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { resource, resource_reference } from "../../../gen/google/api/resource_pb.js";
 import { isOutputOnly, isSecretField } from "./secret-fields.js";
 
-// What an audit event says a request did (issue 16): the fields it changed, the resource it
+// What an audit event says a request did: the fields it changed, the resource it
 // named and the request itself with every secret and output-only value taken out. Generic over
 // request messages (protobuf reflection), so a new method is described without a line here.
 

@@ -1,7 +1,7 @@
 import { type DescField, getOption, hasOption } from "@bufbuild/protobuf";
 import { FieldBehavior, field_behavior } from "../../../gen/google/api/field_behavior_pb.js";
 
-// Issue 16: an audit event never holds a secret. A request field's value is left out of the
+// An audit event never holds a secret. A request field's value is left out of the
 // record when any of these says it may be one, so a new secret field is left out by default:
 // - it is INPUT_ONLY (a value the service takes and never returns: publisher keys);
 // - its name has a word secrets are named with (publisher_key, api_key, signing_secret, token);

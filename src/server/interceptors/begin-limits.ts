@@ -31,7 +31,7 @@ export interface BeginLimits {
 
 /**
  * The limits of purchases:begin (spec 8: per campaign key, and per address, 429 before any work),
- * made to hold against strangers (issue 9; the reasoning is in docs/abuse-limits.md). The
+ * made to hold against strangers (the reasoning is in docs/abuse-limits.md). The
  * campaign key ships in the game, so anyone can send begins for it; only the platform can tell
  * a player from a stranger, by the ticket, and every check spends a call on the studio's key.
  * A begin counts, before any work, against three limits, and gives back when it is answered

@@ -4,7 +4,7 @@ import { isWriteMethod } from "../audit/audited-methods.js";
 import { isPublicMethod } from "../public-methods.js";
 
 /**
- * Issue 14: a public read served from the cache never contradicts a write the service made. A
+ * A public read served from the cache never contradicts a write the service made. A
  * management or operator write (an offer's price, a campaign's visibility or state, a link's
  * limit, a settlement, a top-up...) may change what funding:get and offers:list answer, and
  * names no campaign key the cache could forget alone: once it succeeded, and before its caller

@@ -13,7 +13,7 @@ import { toAuditEvent } from "./audit-mapper.js";
 import { pageAuditEvents } from "./list-audit-events.js";
 
 /**
- * encore.audit.v1.AuditService: an account's audit log (issue 16), for the roles holding
+ * encore.audit.v1.AuditService: an account's audit log, for the roles holding
  * `audit.auditEvents.list` (owner, admin); NOT_FOUND for anyone else (spec 5.3).
  */
 export function createAuditService(deps: ServiceDeps): ServiceImpl<typeof AuditService> {

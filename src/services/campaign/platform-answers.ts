@@ -23,7 +23,7 @@ export function isPlausibleKey(key: string): boolean {
   return /^[\x21-\x7e]{1,256}$/.test(key);
 }
 
-// Issue 16: a runway alert beyond ten years would never fire usefully.
+// A runway alert beyond ten years would never fire usefully.
 const MAX_RUNWAY_ALERT_DAYS = 3650;
 
 /** A campaign's runway alert threshold in days: 0 (off) up to MAX_RUNWAY_ALERT_DAYS. */

@@ -36,7 +36,7 @@ export function createDecideCampaign(deps: ServiceDeps) {
     if (!mayDecide(from, to)) throw refuseDecision(deps, request.name, from, to);
     const explanation = request.explanation.trim() || defaultExplanations[to];
     const now = deps.now();
-    // Issue 16: the decision and its webhook event (campaign.verified, .declined, .revoked) commit together.
+    // The decision and its webhook event (campaign.verified, .declined, .revoked) commit together.
     const moved = await deps.db.$transaction(async (tx) => {
       const done = await moveCampaign(tx, { accountId, id: campaignId, from, to, explanation, now });
       if (done) await emitCampaignState(tx, campaignId, now);

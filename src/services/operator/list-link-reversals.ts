@@ -19,7 +19,7 @@ import { requireOperator } from "../principal.js";
 const DAY_MS = 86_400_000;
 
 /**
- * Every distributor link with its reversals (issue 15): all-time issued and reversed credit,
+ * Every distributor link with its reversals: all-time issued and reversed credit,
  * and over the last REVERSAL_RATE_WINDOW_DAYS the credit issued, reversed and their rate,
  * flagged at REVERSAL_FLAG_RATE_PERCENT. With `flagged_only` a page may hold fewer links than
  * asked (AIP-158) while more follow.

@@ -26,7 +26,7 @@ const kinds: Record<FindingKindName, ReconciliationFinding_Kind> = {
 };
 
 /**
- * Why reconciliation changed the books or could not (issue 15: "a reconciliation that finds a
+ * Why reconciliation changed the books or could not ("a reconciliation that finds a
  * difference fixes it and records why"), oldest first, optionally of one link. A page token
  * is bound to the link filter it was issued for (AIP-158).
  */

@@ -20,7 +20,7 @@ import { toMoney } from "../money-mapper.js";
 import { requireOperator } from "../principal.js";
 
 /**
- * The operator's demand for a reconciliation pass (issue 15): the same pass the background job
+ * The operator's demand for a reconciliation pass: the same pass the background job
  * runs, under the same lease, so it never runs beside a replica's pass over the link (ABORTED
  * RECONCILIATION_RUNNING while one holds it). A platform that does not answer ends the pass early, reported in
  * `stopped_because`; what was applied stays applied.

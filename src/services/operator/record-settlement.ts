@@ -57,7 +57,7 @@ export function createRecordSettlement(deps: ServiceDeps) {
         requestId: requestId ?? null,
         createTime: now,
       },
-      // Issue 16: settlement.recorded commits with the settlement.
+      // Settlement.recorded commits with the settlement.
       (tx, row) => emitSettlementRecorded(tx, link, row, now),
     ).catch(async (error: unknown) => {
       if (violates(error, "unique")) return { kind: "duplicate" } as const;

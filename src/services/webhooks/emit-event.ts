@@ -4,7 +4,7 @@ import { WEBHOOK_API_VERSION, type WebhookEventType } from "../../domain/webhook
 import { insertWebhookEvent } from "../../store/webhook-outbox.js";
 import { newId } from "../ids.js";
 
-// Issue 16: an event is written to the outbox in the transaction of the change it tells of
+// An event is written to the outbox in the transaction of the change it tells of
 // (store/webhook-outbox.ts). Its envelope is fixed here, once: every attempt POSTs these bytes.
 
 export interface WebhookEnvelope {

@@ -3,7 +3,7 @@ import { invalidArgument } from "../../errors/status.js";
 import { resolveWebhookTarget, WebhookUrlRefused } from "../../usecases/webhooks/address-guard.js";
 import type { ServiceDeps } from "../deps.js";
 
-// What a studio may write into an endpoint (issue 16), checked the same on create and update.
+// What a studio may write into an endpoint, checked the same on create and update.
 
 const MAX_URL = 2048;
 const MAX_DESCRIPTION = 500;

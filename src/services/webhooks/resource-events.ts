@@ -29,7 +29,7 @@ import { toDistributorLink, toSettlement } from "../campaign/links/link-mapper.j
 import { toPurchase } from "../campaign/purchases/purchase-mapper.js";
 import { emitWebhookEvent } from "./emit-event.js";
 
-// Issue 16: each event family read back inside the transaction that changed it, so the event
+// Each event family read back inside the transaction that changed it, so the event
 // carries the resource exactly as that transaction leaves it (and as the API then returns it).
 
 type Tx = Prisma.TransactionClient;
@@ -65,7 +65,7 @@ export async function emitPurchaseEvent(
 }
 
 /**
- * A purchase was credited (issue 16): purchase.credited, then purchase.reversed when a partial
+ * A purchase was credited: purchase.credited, then purchase.reversed when a partial
  * refund's share was reversed with it, and the campaign's runway looked at (its balance rose).
  */
 export async function emitPurchaseCredited(

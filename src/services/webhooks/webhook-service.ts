@@ -16,7 +16,7 @@ import {
 } from "./endpoint-methods.js";
 
 /**
- * encore.webhook.v1.WebhookService (issue 16): an account's webhook endpoints and their
+ * encore.webhook.v1.WebhookService: an account's webhook endpoints and their
  * deliveries. Every method authorizes against the permission table (`webhook.*`) and answers
  * NOT_FOUND otherwise (spec 5.3).
  */

@@ -26,7 +26,7 @@ export interface AppliedPage {
 }
 
 /**
- * Applies one report page in ONE transaction (issue 15): the page's purchases are locked, each
+ * Applies one report page in ONE transaction: the page's purchases are locked, each
  * reconciled against its row (a reversal recorded or raised; an ended purchase the platform
  * settled credited, or found owing nothing, with the finding that says why), and the cursor
  * advanced from where the page was read. A crash anywhere leaves none of it; a cursor another
@@ -104,7 +104,7 @@ async function applyStep(
   if (step.action === "reverse") {
     const { kind, totalNanos, deltaNanos } = step;
     await recordReversal(tx, { purchase: row, linkId, kind, totalNanos, deltaNanos, platformTime, now });
-    // Issue 16: purchase.reversed in the page's transaction; the balance fell, so the runway too.
+    // Purchase.reversed in the page's transaction; the balance fell, so the runway too.
     await it.events?.purchaseEvent(tx, "purchase.reversed", row.id, now);
     if (deltaNanos > 0n) await it.events?.checkRunway(tx, row.projectId, now);
     tally.reversed += 1;

@@ -42,7 +42,7 @@ export interface ReconcileReport {
 }
 
 /**
- * Reconciles one leased link with the platform's report (issue 15; reference 3.1 step 6): for
+ * Reconciles one leased link with the platform's report (reference 3.1 step 6): for
  * each app of its campaigns, reads GetReport (SETTLEMENT: every settled in-game order, refunded
  * or charged back ones included) from the stored cursor, page after page until drained. Each
  * page's reversals and the cursor's advance commit in one transaction, so a crash between them

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { WebhookTarget } from "./address-guard.js";
 
-// One POST of one event (issue 16): to the address checked at resolution (never resolving the
+// One POST of one event: to the address checked at resolution (never resolving the
 // host again), the URL's host in Host and TLS SNI so the certificate is checked against it; no
 // redirect is followed (a 3xx is an answer, and a failure); the whole attempt is bounded by
 // `timeoutMs` from `startedAt` (the host's resolution before it included, docs/webhooks.md

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 
-// Issue 16, docs/webhooks.md: each delivery carries
+// docs/webhooks.md "Signature": each delivery carries
 //   Encore-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>[,v1=...]
 // with one v1 per secret signing at the time (two during a rotation's overlap). The secret is
 // used as UTF-8 text, whole (`whsec_...`).

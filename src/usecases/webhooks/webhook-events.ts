@@ -5,7 +5,7 @@ import type { SettlementRow } from "../../store/links.js";
 type Tx = Prisma.TransactionClient;
 
 /**
- * The webhook events a change writes in its own transaction (issue 16's outbox), each with the
+ * The webhook events a change writes in its own transaction (the transactional outbox), each with the
  * resource read back in that transaction as the API returns it. Use cases and jobs call them
  * through ServiceDeps.webhookEvents; the implementation (services/webhooks/resource-events.ts)
  * knows the API's mappers, which use cases do not.

@@ -20,7 +20,7 @@ const DEFAULT_DAYS = 30;
 const MAX_DAYS = 366;
 
 /**
- * GetFundingHistory (issue 17, permission funding.get like GetFunding, spec 5): the campaign's
+ * GetFundingHistory (permission funding.get like GetFunding, spec 5): the campaign's
  * funding per UTC day, built from the project's ledger, for the studio's funding chart.
  */
 export function createGetFundingHistory(deps: ServiceDeps) {

@@ -32,7 +32,7 @@ const NOT_WRITTEN = [
 ];
 
 /**
- * UpdateCampaign (spec 4.6): `display_name`, `funding_visibility` and `runway_alert_days` (issue 16). With an etag the write
+ * UpdateCampaign (spec 4.6): `display_name`, `funding_visibility` and `runway_alert_days`. With an etag the write
  * is conditional on the version it names; a stale one is ABORTED (ETAG_MISMATCH).
  */
 export function createUpdateCampaign(deps: ServiceDeps) {

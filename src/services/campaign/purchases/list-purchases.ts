@@ -13,8 +13,8 @@ import { parsePurchaseFilter } from "./purchase-filter.js";
 import { toPurchase } from "./purchase-mapper.js";
 
 /**
- * ListPurchases (spec 4.6): newest first; filtered by whether a reversal took credit back
- * (issue 15), by state and by creation time (issue 17).
+ * ListPurchases (spec 4.6): newest first; filtered by whether a reversal took credit back,
+ * by state and by creation time.
  */
 export function createListPurchases(deps: ServiceDeps) {
   return async (request: ListPurchasesRequest, ctx: HandlerContext): Promise<ListPurchasesResponse> => {

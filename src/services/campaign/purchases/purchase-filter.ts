@@ -3,8 +3,8 @@ import { invalidArgument } from "../../../errors/status.js";
 import type { PurchaseRow } from "../../../store/purchases-read.js";
 
 // The filter of ListPurchases, as its proto documents it (AIP-160, a fixed subset):
-// `reversed = true|false` (issue 15), `state = "STATE_X"`, `create_time >= "<RFC 3339>"`,
-// `create_time < "<RFC 3339>"` (issue 17: the console's purchases table), each at most once,
+// `reversed = true|false`, `state = "STATE_X"`, `create_time >= "<RFC 3339>"`,
+// `create_time < "<RFC 3339>"` (the console's purchases table), each at most once,
 // joined with AND. Anything else is INVALID_ARGUMENT rather than a guess.
 
 export interface PurchaseFilter {
