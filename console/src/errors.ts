@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { errorReason } from "@encore-campaigns/client";
 
-// What a refusal means to a studio, keyed on its ErrorInfo reason (the README's error table,
+// What a refusal means to a studio, keyed on its ErrorInfo reason (docs/errors.md's table,
 // src/errors/reasons.ts): the one table of words the console shows. Refusals without a reason
 // are worded by their code; an INVALID_ARGUMENT's own message names the field and the rule.
 export const REASON_WORDS: Record<string, string> = {

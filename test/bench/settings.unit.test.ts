@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { benchSettings } from "../../bench/settings.js";
 
 describe("npm run bench's settings", () => {
-  it("default as the README gives them, with one worker a core", () => {
+  it("default as docs/development.md gives them, with one worker a core", () => {
     expect(benchSettings({})).toEqual({
       BENCH_CONNECTIONS: 32,
       BENCH_DURATION_S: 8,

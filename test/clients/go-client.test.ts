@@ -6,11 +6,11 @@ import { type Harness, startHarness } from "../management/management-fixture.js"
 import { selfSignedCertificate } from "../support/certificate.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { type ClientStudio, exampleOutput, seedClientStudio } from "./client-fixture.js";
+import { runDocRecipe } from "./doc-recipe.js";
 import { createGoWorkspace, type GoWorkspace, goAvailable } from "./go-toolchain.js";
-import { runReadmeRecipe } from "./readme-recipe.js";
 
-// The Go client (clients/go) against the live service: its own tests and the README's example
-// program, built offline from Debian's Go packages.
+// The Go client (clients/go) against the live service: its own tests and the example program of
+// docs/clients.md, built offline from Debian's Go packages.
 const hasGo = await goAvailable();
 
 describe.skipIf(!hasGo)("Go client against a live service", () => {
@@ -67,10 +67,10 @@ describe.skipIf(!hasGo)("Go client against a live service", () => {
     expect(stdout).not.toContain("--- SKIP");
   }, 240_000);
 
-  it("runs the README's recipe word for word: a GOPATH of Debian's packages, then the example program", async () => {
+  it("runs docs/clients.md's recipe word for word: a GOPATH of Debian's packages, then the example program", async () => {
     const home = mkdtempSync(join(tmpdir(), "encore-go-recipe-"));
     try {
-      const stdout = await runReadmeRecipe("go", {
+      const stdout = await runDocRecipe("go", {
         placeholders: {
           "$HOME/encore-gopath": join(home, "encore-gopath"),
           "127.0.0.1:8080": env.ENCORE_ADDR ?? "",

@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../management/management-fixture.js";
 import { CHROMIUM, launchChromium } from "../support/chromium.js";
 import { type ClientStudio, exampleOutput, seedClientStudio } from "./client-fixture.js";
-import { runReadmeRecipe } from "./readme-recipe.js";
+import { runDocRecipe } from "./doc-recipe.js";
 
-// The TypeScript client as a user gets it: the README's recipe, run word for word, packs
+// The TypeScript client as a user gets it: docs/clients.md's recipe, run word for word, packs
 // clients/ts, installs the tarball with its peers into an empty project and runs the example
-// against the live service (issue 11: "a TypeScript user installs the packed client into an
-// empty project and calls the service"); the other tests use that project.
+// against the live service; the other tests use that project.
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "../..");
 const PACKAGE_DIR = join(ROOT, "clients/ts");
@@ -36,7 +35,7 @@ async function installedVersion(project: string, name: string): Promise<string> 
 /**
  * The lowest version of a peer the package's range allows (`^2.1.2`: 2.1.2). The connect
  * packages pin each other exactly, and connect-node 2.2 declares Node >= 22, so a Node 20 user
- * installs the 2.1 line (the README's recipe does): the package is tested at its lowest connect
+ * installs the 2.1 line (docs/clients.md's recipe does): the package is tested at its lowest connect
  * peers, the service at the newest.
  */
 async function lowestPeer(name: string): Promise<string> {
@@ -181,7 +180,7 @@ describe("TypeScript client package, packed and installed into an empty project"
     work = await mkdtemp(join(tmpdir(), "encore-ts-client-"));
     project = join(work, "my-app");
     // npm pack runs the package's prepack script, which compiles src/ into dist/.
-    recipeOutput = await runReadmeRecipe("ts", {
+    recipeOutput = await runDocRecipe("ts", {
       placeholders: {
         "/tmp": work,
         "my-app": project,
@@ -268,7 +267,7 @@ describe("TypeScript client package, packed and installed into an empty project"
     await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", project], { cwd: project });
   }, 60_000);
 
-  it("runs the README's recipe word for word, ending with the example's output over Connect", () => {
+  it("runs docs/clients.md's recipe word for word, ending with the example's output over Connect", () => {
     expect(recipeOutput.trim().split("\n").slice(-3)).toEqual(exampleOutput(studio));
   });
 

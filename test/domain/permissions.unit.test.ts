@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Permission, permissionTable, type Role, roleHolds, roleNames } from "../../src/domain/permissions.js";
 
 // The whole matrix, written out by hand: which of owner, admin, billing, viewer hold each
-// permission. Spec 5 names the link and transfer rows; the others are our decisions (README).
+// permission. Spec 5 names the link and transfer rows; the others are our decisions (docs/roles.md).
 const O = "OWNER";
 const A = "ADMIN";
 const B = "BILLING";

@@ -45,7 +45,7 @@ async function offerOf(h: Harness, s: Studio) {
 }
 
 // Spec 5: links are written by owner and billing and read by all; ListSettlements is links.get;
-// RetryVerification is campaigns update; funding travels with billing. The rest is ours (README).
+// RetryVerification is campaigns update; funding travels with billing. The rest is ours (docs/roles.md).
 const rows: Row[] = [
   {
     method: "CreateDistributorLink",

@@ -1,12 +1,17 @@
-// The README's error and role tables are produced from the code, so they cannot drift:
-// `npx tsx scripts/readme-tables.ts --write` rewrites them; test/docs/readme-tables.unit.test.ts checks them.
+// The error table (docs/errors.md) and the role table (docs/roles.md) are produced from the code, so
+// they cannot drift: `npx tsx scripts/doc-tables.ts --write` rewrites them; test/docs/doc-tables.unit.test.ts
+// checks them.
 import { readFileSync, writeFileSync } from "node:fs";
 import { Code } from "@connectrpc/connect";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
 import { permissionTable, type Role, roleNames } from "../src/domain/permissions.js";
 import { reasons } from "../src/errors/reasons.js";
 
-const README = new URL("../README.md", import.meta.url);
+/** Each generated table: the file it is written in, between `<!-- name:begin -->` and `<!-- name:end -->`. */
+export const generatedTables = [
+  { file: "docs/errors.md", name: "errors", render: errorTable },
+  { file: "docs/roles.md", name: "roles", render: roleTable },
+] as const;
 
 const codeName = (code: Code) => Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
 const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
@@ -71,14 +76,13 @@ export function replaceBetween(text: string, name: string, body: string): string
   const end = `<!-- ${name}:end -->`;
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README has no ${name} markers`);
+  if (from < 0 || to < from) throw new Error(`no ${name} markers`);
   return `${text.slice(0, from + begin.length)}\n${body}\n${text.slice(to)}`;
 }
 
-export function renderReadme(text: string): string {
-  return replaceBetween(replaceBetween(text, "errors", errorTable()), "roles", roleTable());
-}
-
 if (process.argv.includes("--write")) {
-  writeFileSync(README, renderReadme(readFileSync(README, "utf8")));
+  for (const { file, name, render } of generatedTables) {
+    const url = new URL(`../${file}`, import.meta.url);
+    writeFileSync(url, replaceBetween(readFileSync(url, "utf8"), name, render()));
+  }
 }
