@@ -82,8 +82,6 @@ export interface AppOptions {
   healthWatchIntervalMs?: number;
   /** The studio console's build folder; default CONSOLE_BUILD. */
   consoleDir?: string;
-  /** One of WORKERS processes behind one port (cluster-primary.ts): shares its rate limits. */
-  clusterWorker?: boolean;
 }
 
 export interface App {
@@ -215,7 +213,6 @@ export function createApp(options: AppOptions): App {
   const rateLimit = createRateLimit({
     ...config.rateLimit,
     redisUrl: config.redisUrl,
-    clusterWorker: options.clusterWorker,
     logger,
     onRefused: (limit) => metrics.rateLimitRefused(limit),
   });

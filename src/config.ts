@@ -114,9 +114,6 @@ const schema = z
     // After SIGTERM: how long calls in flight may take to finish before the process gives up
     // and exits 1. Whatever stops the process must wait longer (docs/deploy.md).
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
-    // Processes serving the one port (docs/deploy.md "Workers"): 1 serves in this process; more
-    // fork that many workers behind it, one core each. PostgreSQL only.
-    WORKERS: z.coerce.number().int().min(1).max(64).default(1),
     MAX_CONNECTIONS: z.coerce.number().int().positive().default(2_000),
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
     // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
@@ -210,11 +207,6 @@ const schema = z
     message: "must be at most MAX_CONNECTIONS",
     path: ["MAX_CONNECTIONS_PER_ADDRESS"],
   })
-  // The embedded database lives in one process; workers are separate processes.
-  .refine((env) => env.WORKERS === 1 || env.DATABASE_URL, {
-    message: "above 1 needs DATABASE_URL (the embedded database is one process's)",
-    path: ["WORKERS"],
-  })
   .refine((env) => Boolean(env.TLS_CERT_FILE) === Boolean(env.TLS_KEY_FILE), {
     message: "TLS_CERT_FILE and TLS_KEY_FILE go together",
     path: ["TLS_CERT_FILE"],
@@ -279,8 +271,6 @@ export interface Config {
   };
   /** After SIGTERM, how long the drain may take before the process exits 1. */
   shutdownTimeoutMs: number;
-  /** Processes serving the port: 1 is this one; more are workers forked by it (PostgreSQL only). */
-  workers: number;
   /** The Prometheus listener; undefined when METRICS_PORT=off. */
   metrics: { port: number; host: string } | undefined;
   /** OTLP/HTTP trace export; undefined: tracing off. */
@@ -367,7 +357,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    workers: e.WORKERS,
     metrics: metricsListener(e),
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }

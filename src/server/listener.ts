@@ -4,7 +4,6 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
 import type { Duplex } from "node:stream";
-import nodeTls from "node:tls";
 import { type ConnectionGuard, type ConnectionPolicy, createConnectionGuard } from "./connection-guard.js";
 import { listenOn } from "./listen-on.js";
 
@@ -15,11 +14,6 @@ export type RequestHandler = (
 
 export interface Listener {
   listen(port: number, host: string): Promise<AddressInfo>;
-  /**
-   * Serves a connection accepted elsewhere (a worker's, handed over by its primary: cluster-primary.ts),
-   * guarded and routed as if this listener had accepted it.
-   */
-  accept(socket: net.Socket): void;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }
@@ -74,11 +68,6 @@ function readTlsFiles(tls: { certFile: string; keyFile: string }): { cert: Buffe
   return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
 }
 
-/** Throws what createListener would for certificate files it cannot read or use. */
-export function checkTlsFiles(tls: { certFile: string; keyFile: string }): void {
-  nodeTls.createSecureContext(readTlsFiles(tls));
-}
-
 // A request Node cannot even parse still gets the API's error shape and no-store (spec 2.1, 7).
 const MALFORMED = { code: 3, message: "malformed HTTP request", details: [] };
 
@@ -128,9 +117,7 @@ function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void
 function serve(server: net.Server, guard: ConnectionGuard): Listener {
   return {
     listen: (port, host) => listenOn(server, port, host),
-    accept: (socket) => server.emit("connection", socket),
-    // Connections handed over by accept() are not the server's own: the guard's count is what
-    // tells when the last one has closed.
+    // The guard's count tells when the last connection has closed.
     close: async () => {
       await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), guard.drain()]);
     },

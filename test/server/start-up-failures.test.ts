@@ -73,49 +73,6 @@ describe("start-up failures", { timeout: 90_000 }, () => {
   });
 });
 
-// A WORKERS primary says the same lines as the service alone, once, not once a worker.
-describe("start-up failures with WORKERS=2", { timeout: 90_000 }, () => {
-  it("names DATABASE_URL, without its password, when the server is unreachable", async () => {
-    const line = await refusal({
-      WORKERS: "2",
-      DATABASE_URL: "postgresql://encore:s3cret-pw@127.0.0.1:1/encore",
-      ...secrets,
-    });
-    expect(line).toMatch(/^start-up failed: DATABASE_URL postgresql:\/\/encore:\*\*\*@127\.0\.0\.1:1\/encore: /);
-    expect(line).not.toContain("s3cret-pw");
-  });
-
-  describe.runIf(testDatabaseUrl)("past the migration", () => {
-    let db: TestDatabase;
-    beforeAll(async () => {
-      db = await createTestDatabase();
-    });
-    afterAll(() => db.drop());
-    const workers = () => ({ WORKERS: "2", DATABASE_URL: (db.target as { url: string }).url, ...secrets });
-
-    it("names the TLS file that cannot be read", async () => {
-      const line = await refusal({
-        ...workers(),
-        TLS_CERT_FILE: "/nonexistent/cert.pem",
-        TLS_KEY_FILE: "/nonexistent/key.pem",
-      });
-      expect(line).toBe("start-up failed: TLS_CERT_FILE /nonexistent/cert.pem cannot be read (ENOENT)");
-    });
-
-    it("names PORT and HOST when the port is taken", async () => {
-      const taken = net.createServer();
-      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
-      const { port } = taken.address() as net.AddressInfo;
-      try {
-        const line = await refusal({ ...workers(), PORT: String(port), HOST: "127.0.0.1" });
-        expect(line).toBe(`start-up failed: PORT ${port} on HOST 127.0.0.1 is already in use by another process`);
-      } finally {
-        taken.close();
-      }
-    });
-  });
-});
-
 describe("DATA_DIR lock (embedded database)", { timeout: 120_000 }, () => {
   it("refuses a second service on the same DATA_DIR, naming the folder and the first process", async () => {
     const dataDir = migratedDataDir();
