@@ -521,10 +521,7 @@ async function loadAll(): Promise<void> {
   if (ROUNDS > 1) {
     console.log("\neach round's ratios, in the order measured:");
     for (const row of rows.filter(
-      (r) =>
-        r.ratios?.pgbenchN !== undefined ||
-        r.ratios?.pgbenchS !== undefined ||
-        r.label === REST,
+      (r) => r.ratios?.pgbenchN !== undefined || r.ratios?.pgbenchS !== undefined || r.label === REST,
     )) {
       const each = rounds.map((round) => round.find((r) => r.label === row.label)).map((r) => (r ? ratioText(r) : "-"));
       console.log(`${row.label}: ${each.join(" | ")}`);

@@ -33,11 +33,7 @@ const FIXED_BODY = JSON.stringify({
   unavailableReason: "",
 });
 
-export type TargetName =
-  | "bare-node-http"
-  | "trivial-connect"
-  | "service"
-  | "purchase-service";
+export type TargetName = "bare-node-http" | "trivial-connect" | "service" | "purchase-service";
 
 /** A campaign players can buy from, with the app its simulator key owns. */
 export interface BenchShop {

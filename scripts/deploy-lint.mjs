@@ -67,6 +67,10 @@ check(
   cmdOptions?.some((o) => /^--max-semi-space-size=\d+$/.test(o)) === true,
   "Dockerfile: CMD must set V8's young generation (--max-semi-space-size): under a memory limit V8 shrinks it",
 );
+check(
+  cmdOptions?.some((o) => /^--wasm-tiering-budget=\d+$/.test(o)) === true,
+  "Dockerfile: CMD must raise V8's WebAssembly tier-up budget (--wasm-tiering-budget): docs/performance.md",
+);
 check(last("HEALTHCHECK") !== undefined, "Dockerfile: no HEALTHCHECK in the runtime stage");
 check(
   /\/(healthz|readyz)/.test(last("HEALTHCHECK")?.getArgumentsContent() ?? ""),
