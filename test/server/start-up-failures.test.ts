@@ -1,9 +1,8 @@
 import { writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { freshDataDir, migratedDataDir, type ServiceProcess, startService } from "../support/service-process.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // Each failure an operator can cause at start is one line naming the setting at fault, exit 1,
 // no stack trace, and never a password.
