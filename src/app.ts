@@ -28,6 +28,7 @@ import { createSimulatedPaymentProvider } from "./platform/billing/create-simula
 import { acceptedWebhookSecrets } from "./platform/billing/payment-signature.js";
 import { createEmbeddedHosting } from "./platform/hosting/create-embedded-hosting.js";
 import { createSteamClient } from "./platform/steam/create-steam-client.js";
+import { type ClientAddresses, createClientAddresses } from "./server/client-address.js";
 import { createCors } from "./server/cors.js";
 import { createRequestHandler } from "./server/create-request-handler.js";
 import { createAuditInterceptor } from "./server/interceptors/audit.js";
@@ -86,6 +87,8 @@ export interface AppOptions {
 
 export interface App {
   handler: RequestHandler;
+  /** Who each connection's client is (PROXY_PROTOCOL_FROM): the listener reads proxies' headers into it. */
+  clientAddresses: ClientAddresses;
   /** The webhook delivery job: tests run its passes themselves. */
   webhookDelivery: Pick<WebhookDeliveryJob, "runOnce">;
   /** This app's Prometheus series (served by the metrics listener, docs/deploy.md). */
@@ -217,8 +220,10 @@ export function createApp(options: AppOptions): App {
     onRefused: (limit) => metrics.rateLimitRefused(limit),
   });
 
+  const clientAddresses = createClientAddresses(config.proxyProtocolFrom);
   const handler = createRequestHandler({
     routes,
+    clientAddresses,
     // First to last on the way in: the trace span (when tracing is on), count and time, record
     // writes and count failed authentications in the audit log (docs/audit-log.md), log (and
     // contain unexpected failures), rate limit public calls before any work (spec 8),
@@ -275,6 +280,7 @@ export function createApp(options: AppOptions): App {
 
   return {
     handler,
+    clientAddresses,
     webhookDelivery,
     metrics,
     fundingChanges,

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import type { WebhookAddressKind } from "./domain/webhook-address.js";
 
@@ -16,6 +17,12 @@ const previousMasterKey = z.string().refine(is32Bytes, "must be 32 bytes, base64
 function isNameServer(server: string): boolean {
   const withPort = /^\[(.+)\]:\d{1,5}$/.exec(server) ?? /^([\d.]+):\d{1,5}$/.exec(server);
   return isIP(withPort?.[1] ?? server) !== 0;
+}
+
+/** An IP address, or a CIDR range of them (`10.0.0.0/8`). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", bits, more] = entry.split("/");
+  return isIP(address) !== 0 && more === undefined && (bits === undefined || ipaddr.isValidCIDR(entry));
 }
 
 // A required setting is named even when another one is also wrong: these checks read only
@@ -114,6 +121,12 @@ const schema = z
     // After SIGTERM: how long calls in flight may take to finish before the process gives up
     // and exits 1. Whatever stops the process must wait longer (docs/deploy.md).
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+    // docs/deploy.md "Replicas": proxies (addresses or CIDR ranges) whose connections open with a
+    // PROXY protocol header naming the client; every other peer is its own client (spec 8).
+    PROXY_PROTOCOL_FROM: z
+      .string()
+      .refine((list) => list.split(",").every(isAddressOrRange), "must list addresses or CIDR ranges (comma separated)")
+      .optional(),
     MAX_CONNECTIONS: z.coerce.number().int().positive().default(2_000),
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
     // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
@@ -269,6 +282,8 @@ export interface Config {
     maxConnections: number;
     maxConnectionsPerAddress: number;
   };
+  /** PROXY_PROTOCOL_FROM: the proxies whose PROXY protocol header names a connection's client. */
+  proxyProtocolFrom: readonly string[];
   /** After SIGTERM, how long the drain may take before the process exits 1. */
   shutdownTimeoutMs: number;
   /** The Prometheus listener; undefined when METRICS_PORT=off. */
@@ -357,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    proxyProtocolFrom: e.PROXY_PROTOCOL_FROM?.split(",") ?? [],
     metrics: metricsListener(e),
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }

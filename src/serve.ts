@@ -66,7 +66,12 @@ export async function serve(config: Readonly<Config>, logger: Logger, files: Ser
   let metricsListener: MetricsListener | undefined;
   let address: AddressInfo;
   try {
-    listener = createListener({ handler: app.handler, tls: config.tls, connections: config.connections });
+    listener = createListener({
+      handler: app.handler,
+      tls: config.tls,
+      connections: config.connections,
+      clientAddresses: app.clientAddresses,
+    });
     ({ address, metricsListener } = await listenBoth(config, logger, listener, app));
   } catch (error) {
     await app.stop();
