@@ -7,8 +7,8 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { DockerfileParser } from "dockerfile-ast";
-import ipaddr from "ipaddr.js";
 import { validate as validateDockerfile } from "dockerfile-utils";
+import ipaddr from "ipaddr.js";
 import { Deployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
