@@ -39,7 +39,8 @@ const MAX_CONCURRENT_STREAMS = 100;
  * One port for every protocol: HTTP/1.1 (REST, Connect, gRPC-web) and HTTP/2 (gRPC and the
  * rest), cleartext by sniffing the preface, or TLS with ALPN when a certificate is given. A
  * connection from a proxy named in PROXY_PROTOCOL_FROM first has its PROXY protocol header read,
- * so that the caps and the rate limits count its client, not the proxy (docs/deploy.md "Replicas").
+ * so that the caps and the rate limits count its client, not the proxy (docs/deploy.md "The
+ * client address").
  */
 export function createListener(options: ListenerOptions): Listener {
   const { handler, connections, clientAddresses = createClientAddresses() } = options;

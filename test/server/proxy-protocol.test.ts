@@ -48,7 +48,7 @@ describe("clients behind a proxy that sends the PROXY protocol (cleartext)", () 
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({
-      env: { PROXY_PROTOCOL_FROM: `${PROXY},10.9.0.0/16`, RATE_LIMIT_PER_ADDRESS: "2" },
+      env: { PROXY_PROTOCOL_FROM: `${PROXY},10.9.0.0/16`, RATE_LIMIT_PER_ADDRESS: "2", HTTP_HEADERS_TIMEOUT_MS: "500" },
     });
   });
   afterAll(() => server.close());
@@ -91,6 +91,13 @@ describe("clients behind a proxy that sends the PROXY protocol (cleartext)", () 
     const client = await openRawClient({ port: server.port, localAddress: PROXY });
     client.socket.write(`POST ${FUNDING} HTTP/1.1\r\nhost: x\r\ncontent-length: ${BODY.length}\r\n\r\n${BODY}`);
     expect(await client.closedWithin(5_000)).toBe("closed");
+    expect(client.received()).toBe("");
+  });
+
+  it("closes a connection from the proxy whose header does not come within HTTP_HEADERS_TIMEOUT_MS", async () => {
+    const client = await openRawClient({ port: server.port, localAddress: PROXY });
+    client.socket.write(proxyHeaderV1("198.51.100.8").slice(0, 10));
+    expect(await client.closedWithin(2_000)).toBe("closed");
     expect(client.received()).toBe("");
   });
 
