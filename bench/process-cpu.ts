@@ -23,7 +23,7 @@ export function processTimes(pid: number): { userMs: number; systemMs: number } 
   return { userMs: Number(fields[11]) * TICK_MS, systemMs: Number(fields[12]) * TICK_MS };
 }
 
-/** The processes `pid` started that are still running (a cluster primary's workers). */
+/** The processes `pid` started that are still running. */
 export function childPidsOf(pid: number): number[] {
   const children: number[] = [];
   for (const entry of readdirSync("/proc")) {

@@ -44,10 +44,8 @@ export async function mintPlayers(steamUrl: string, shops: BenchShop[], count: n
 
 /**
  * The `index`th player's connection: from a loopback address of its own (127.0.2.2 and up), as
- * players are; with WORKERS the service serves each address from one worker
- * (src/server/worker-slot.ts). The address is the agent's `localAddress`: undici ignores one
- * given under `connect` (until 2026-11-27 every player came from 127.0.0.1, so one worker took
- * the whole purchase load: docs/performance.md, Workers).
+ * players are, so the service keeps its counters per address as under real load. The address is
+ * the agent's `localAddress`: undici ignores one given under `connect`.
  */
 export function playerAgent(index: number): Agent {
   return new Agent({ connections: 1, keepAliveTimeout: 30_000, localAddress: `127.0.2.${2 + (index % 250)}` });

@@ -8,7 +8,6 @@ import { createTestDatabase } from "../test/support/test-database.js";
 import { withoutBuildCheck } from "./child-exec-argv.js";
 import { endChild } from "./end-child.js";
 import { exitOnInterrupt, interruption, runUnlessInterrupted, undoneOnInterrupt } from "./interrupts.js";
-import { spreadLoopbackClients } from "./loopback-clients.js";
 import { checkPerfAvailable, perfNodeOptions } from "./perf-record.js";
 import { type Pgbench, runPgbench } from "./pgbench.js";
 import { isLocalServer, postgresCpuMs, postgresCpuSince, processCpuMs } from "./process-cpu.js";
@@ -54,7 +53,7 @@ const PURCHASE_WARMUP = settings.BENCH_PURCHASE_WARMUP;
 const ROUNDS = settings.BENCH_ROUNDS;
 const WARM_STARTS = 5;
 const serverUrl = process.env.BENCH_DATABASE_URL;
-// Every target process (the baselines' too, and the service a WORKERS row starts) under this
+// Every target process (the baselines' too) under this
 // memory limit, as in a container: V8 sizes its heap by it (test/support/memory-cgroup.ts).
 const memoryCgroup =
   settings.BENCH_MEMORY_LIMIT_MB !== undefined ? createMemoryCgroup(settings.BENCH_MEMORY_LIMIT_MB) : undefined;
@@ -63,8 +62,6 @@ process.on("exit", () => memoryCgroup?.remove());
 exitOnInterrupt();
 const mode = process.argv[2] ?? "all";
 checkPerfAvailable();
-// Each read connection from an address of its own, as from that many players.
-spreadLoopbackClients(CONNECTIONS);
 
 interface Scenario {
   label: string;
@@ -76,11 +73,6 @@ interface Scenario {
 }
 
 const CACHE_OFF = "funding:get over REST, read cache off (a query per call)";
-// The service as `npm start` runs it with WORKERS (one a core by default; PostgreSQL only).
-// BENCH_WORKERS=0 leaves those rows out: turns of two builds on the one-process rows alone.
-const WORKERS = settings.BENCH_WORKERS;
-const REST_WORKERS = `funding:get over REST, WORKERS=${WORKERS}`;
-const CACHE_OFF_WORKERS = `${CACHE_OFF}, WORKERS=${WORKERS}`;
 const connectHeaders = { "content-type": "application/json", "connect-protocol-version": "1" };
 const restFunding = {
   path: "/v1/public/funding:get",
@@ -117,12 +109,6 @@ const readScenarios: Scenario[] = [
     body: (key) => JSON.stringify({ campaignKey: key }),
   },
 ];
-if (serverUrl && WORKERS > 0) {
-  readScenarios.push(
-    { label: REST_WORKERS, target: "service-workers", ...restFunding },
-    { label: CACHE_OFF_WORKERS, target: "service-workers", env: { PUBLIC_READ_CACHE_MS: "0" }, ...restFunding },
-  );
-}
 if (serverUrl) {
   // The same load on the embedded database: its RSS less the PostgreSQL row's is PGlite's share.
   readScenarios.push({
@@ -192,11 +178,6 @@ function forkChild(script: string, args: string[], env: Record<string, string | 
   return fork(file, args, { ...options, execArgv: nodeOptions });
 }
 
-/** The service processes a target runs, each of which must be warmed. */
-function serviceProcesses(target: TargetName): number {
-  return target === "purchase-service-workers" ? WORKERS : 1;
-}
-
 async function measureRead(scenario: Scenario): Promise<Row> {
   const child = startChild("target-process", [scenario.target], scenario.env);
   try {
@@ -243,19 +224,18 @@ async function measurePurchases(
   label: string,
   campaigns: number,
   seconds: number,
-  target: TargetName = "purchase-service",
   onRss?: (mb: number) => void,
 ): Promise<Row> {
   const sim = startChild("sim-process", []);
   const simReady = await nextMessage<{ url: string }>(sim, "ready");
-  const child = startChild("target-process", [target], {
+  const child = startChild("target-process", ["purchase-service"], {
     BENCH_STEAM_URL: simReady.url,
     BENCH_CAMPAIGNS: String(campaigns),
   });
   try {
     const ready = await nextMessage<Ready>(child, "ready");
     const players = await mintPlayers(simReady.url, ready.shops, PLAYERS);
-    await runPurchaseLoad(ready.port, players, { purchases: PURCHASE_WARMUP * serviceProcesses(target) });
+    await runPurchaseLoad(ready.port, players, { purchases: PURCHASE_WARMUP });
     await ask(child, "mark", "marked");
     const postgresBefore = serverUrl && isLocalServer(serverUrl) ? postgresCpuMs() : undefined;
     const simulatorBefore = processCpuMs(sim.pid ?? 0);
@@ -286,8 +266,7 @@ async function measurePurchases(
       peakRssMb: stats.peakRssBytes / 2 ** 20,
       cpuMsPerOp: stats.cpuMs / load.purchases,
       userShare: stats.userCpuMs / stats.cpuMs,
-      // Counted where the service runs alone in its process (its probe counts them: targets.ts).
-      queriesPerOp: target === "purchase-service" ? stats.queries / load.purchases : undefined,
+      queriesPerOp: stats.queries / load.purchases,
     };
   } finally {
     await stopChild(child);
@@ -350,8 +329,8 @@ async function measureRound(): Promise<Row[]> {
     }
   }
   if (wantPurchases && serverUrl) {
-    for (const [label, campaigns, target] of PURCHASE_LOADS) {
-      const row = await measurePurchases(label, campaigns, DURATION_S, target);
+    for (const [label, campaigns] of PURCHASE_LOADS) {
+      const row = await measurePurchases(label, campaigns, DURATION_S);
       // The simulator's code is the same in every build: its CPU a purchase moves with the
       // machine's speed of the moment, so the service's over it compares builds across rounds.
       const simulator = row.othersCpuMsPerOp?.simulator;
@@ -370,10 +349,7 @@ async function measureRound(): Promise<Row[]> {
       row.ratios = {
         bare: row.rate / bare.rate,
         trivial: row.rate / trivial.rate,
-        pgbenchS:
-          (row.label === CACHE_OFF || row.label === CACHE_OFF_WORKERS) && selectOnly
-            ? row.rate / selectOnly
-            : undefined,
+        pgbenchS: row.label === CACHE_OFF && selectOnly ? row.rate / selectOnly : undefined,
       };
     }
     rows.push(...reads);
@@ -383,19 +359,9 @@ async function measureRound(): Promise<Row[]> {
 
 const PGBENCH_N = "pgbench -N (simple update), 16 clients";
 const PGBENCH_S = "pgbench -S (select only), 16 clients";
-type PurchaseLoad = [label: string, campaigns: number, target: TargetName];
-const WORKER_PURCHASE_LOADS: PurchaseLoad[] = [
-  [`complete purchases, ${PLAYERS} players, 1 hot campaign, WORKERS=${WORKERS}`, 1, "purchase-service-workers"],
-  [
-    `complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns, WORKERS=${WORKERS}`,
-    CAMPAIGNS,
-    "purchase-service-workers",
-  ],
-];
-const PURCHASE_LOADS: PurchaseLoad[] = [
-  [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1, "purchase-service"],
-  [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS, "purchase-service"],
-  ...(WORKERS > 0 ? WORKER_PURCHASE_LOADS : []),
+const PURCHASE_LOADS: [label: string, campaigns: number][] = [
+  [`complete purchases, ${PLAYERS} players, 1 hot campaign`, 1],
+  [`complete purchases, ${PLAYERS} players, ${CAMPAIGNS} campaigns`, CAMPAIGNS],
 ];
 const REST = "funding:get over REST";
 
@@ -475,7 +441,7 @@ function targetsOf(rows: Row[]): Target[] {
       },
     );
   }
-  for (const rest of rows.filter((r) => r.label === REST || r.label === REST_WORKERS)) {
+  for (const rest of rows.filter((r) => r.label === REST)) {
     const bare = rest.ratios?.bare ?? Number.NaN;
     targets.push(
       { what: `${rest.label}: >= 0.35x bare node:http`, measured: `${bare.toFixed(2)}x`, met: bare >= 0.35 },
@@ -487,7 +453,7 @@ function targetsOf(rows: Row[]): Target[] {
       },
     );
   }
-  for (const off of rows.filter((r) => r.label === CACHE_OFF || r.label === CACHE_OFF_WORKERS)) {
+  for (const off of rows.filter((r) => r.label === CACHE_OFF)) {
     const share = off.ratios?.pgbenchS;
     if (share === undefined) continue;
     targets.push({
@@ -555,18 +521,14 @@ async function loadAll(): Promise<void> {
   if (ROUNDS > 1) {
     console.log("\neach round's ratios, in the order measured:");
     for (const row of rows.filter(
-      (r) =>
-        r.ratios?.pgbenchN !== undefined ||
-        r.ratios?.pgbenchS !== undefined ||
-        r.label === REST ||
-        r.label === REST_WORKERS,
+      (r) => r.ratios?.pgbenchN !== undefined || r.ratios?.pgbenchS !== undefined || r.label === REST,
     )) {
       const each = rounds.map((round) => round.find((r) => r.label === row.label)).map((r) => (r ? ratioText(r) : "-"));
       console.log(`${row.label}: ${each.join(" | ")}`);
     }
   }
   if (targets.length > 0) {
-    console.log("\ntargets (issue 14):");
+    console.log("\ntargets:");
     for (const t of targets) console.log(`${t.met ? "met    " : "MISSED "} ${t.what}: ${t.measured}`);
   }
 }
@@ -599,7 +561,7 @@ async function soak(): Promise<void> {
     `\nsoak: complete purchases for ${seconds}s, ${PLAYERS} players, ${CAMPAIGNS} campaigns; service RSS every 10 s:`,
   );
   let at = 0;
-  const row = await measurePurchases("soak", CAMPAIGNS, seconds, "purchase-service", (mb) => {
+  const row = await measurePurchases("soak", CAMPAIGNS, seconds, (mb) => {
     at += 10;
     console.log(`  ${at} s: RSS ${mb.toFixed(0)} MB`);
   });

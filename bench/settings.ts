@@ -1,10 +1,9 @@
-import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 // `npm run bench`'s settings from its environment (README, Benchmarks), read and checked in this
 // one place by the bench and by its target processes alike: a typo (BENCH_DURATION_S=8s) is
-// refused by name instead of measuring NaN seconds, and a default (BENCH_WORKERS: one a core) is
-// the same wherever it is read.
+// refused by name instead of measuring NaN seconds, and a default is the same wherever it is
+// read.
 
 const count = (min: number) => z.coerce.number().int().min(min);
 
@@ -15,8 +14,6 @@ const schema = z.object({
   BENCH_CAMPAIGNS: count(1).default(8),
   BENCH_PURCHASE_WARMUP: count(0).default(4000),
   BENCH_ROUNDS: count(1).default(1),
-  // 0 leaves the WORKERS rows out (turns of two builds on the one-process rows).
-  BENCH_WORKERS: count(0).default(availableParallelism()),
   BENCH_MEMORY_LIMIT_MB: count(1).optional(),
   BENCH_SOAK_REQUESTS: count(1).default(1_000_000),
   BENCH_SOAK_S: count(1).default(120),

@@ -28,8 +28,8 @@ const started = await starting.catch(async (error: unknown) => {
 });
 tellBench({ type: "ready", port: started.port, campaignKey: started.campaignKey, shops: started.shops });
 
-// The target's CPU time (user, system, in µs) and RSS: this process's own, or all of the
-// processes the target is (the service's primary and workers), read from /proc.
+// The target's CPU time (user, system, in µs) and RSS: this process's own, or the process the
+// target runs (the service as npm start runs it), read from /proc.
 const cpuUsage = (): NodeJS.CpuUsage => {
   if (!started.pids) return process.cpuUsage();
   let user = 0;
@@ -55,10 +55,8 @@ const sampler = setInterval(() => rssSamples.push(rss()), 250);
 sampler.unref();
 
 const profileDir = process.env.BENCH_CPU_PROF;
-// The measured interval's V8 profile. A service in a process of its own profiles itself: alone,
-// through its probe (started.profile); with workers, each of its processes its whole life
-// (--cpu-prof, targets.ts), so nothing here. Only a target in this process is profiled here:
-// until 2026-11-28 the WORKERS rows also wrote this process's profile, named by the primary's pid.
+// The measured interval's V8 profile. A service in a process of its own profiles itself, through
+// its probe (started.profile); only a target in this process is profiled here.
 const intervalProfile = profileDir ? (started.pids ? started.profile : profileOfThisProcess()) : undefined;
 let profiling = false;
 let perf: PerfRecording | undefined;

@@ -17,7 +17,6 @@ import { watchStatements } from "../test/support/sent-statements.js";
 import { serviceNodeOptions } from "../test/support/service-node-options.js";
 import { createTestDatabase } from "../test/support/test-database.js";
 import { perfNodeOptions } from "./perf-record.js";
-import { childPidsOf } from "./process-cpu.js";
 import type { ProbeAnswer, ProbeRequest } from "./service-probe.js";
 import { benchSettings } from "./settings.js";
 
@@ -34,13 +33,7 @@ const FIXED_BODY = JSON.stringify({
   unavailableReason: "",
 });
 
-export type TargetName =
-  | "bare-node-http"
-  | "trivial-connect"
-  | "service"
-  | "purchase-service"
-  | "service-workers"
-  | "purchase-service-workers";
+export type TargetName = "bare-node-http" | "trivial-connect" | "service" | "purchase-service";
 
 /** A campaign players can buy from, with the app its simulator key owns. */
 export interface BenchShop {
@@ -95,14 +88,11 @@ export async function startTarget(name: TargetName): Promise<StartedTarget> {
     });
     return { port: await listen(http.createServer(handler)), campaignKey: "" };
   }
-  const purchases = name === "purchase-service" || name === "purchase-service-workers";
-  if (name === "service-workers" || name === "purchase-service-workers") {
-    return startServiceProcess(purchases, String(benchSettings().BENCH_WORKERS));
-  }
-  // The service as operators run it, in one process, wherever it can be (PostgreSQL): the bundle
-  // npm start runs, without this process's seeding and bench code beside it (docs/performance.md,
-  // "The service as npm start runs it"). On PGlite, in this process.
-  if (process.env.BENCH_DATABASE_URL) return startServiceProcess(purchases, "1");
+  const purchases = name === "purchase-service";
+  // The service as operators run it, in a process of its own, wherever it can be (PostgreSQL):
+  // the bundle npm start runs, without this process's seeding and bench code beside it
+  // (docs/performance.md, "The service as npm start runs it"). On PGlite, in this process.
+  if (process.env.BENCH_DATABASE_URL) return startServiceProcess(purchases);
   return startService(purchases);
 }
 
@@ -207,32 +197,20 @@ function askProbe(service: ChildProcess): (request: ProbeRequest) => Promise<num
 
 /**
  * The service as an operator runs it on this machine: `node dist/src/main.js` with npm start's
- * node options and `workers` (one: the service alone in its process; more: a primary and its
- * workers), on a database of its own on BENCH_DATABASE_URL's server. Measured as all of its
- * processes. Alone, it carries service-probe.ts, which counts its statements and profiles a
- * measured interval; with workers, their statements are not counted.
+ * node options, on a database of its own on BENCH_DATABASE_URL's server. It carries
+ * service-probe.ts, which counts its statements and profiles a measured interval; with
+ * BENCH_PERF it writes the map of its functions perf reads (the recording: target-process.ts).
  */
-async function startServiceProcess(purchases: boolean, workers: string): Promise<StartedTarget> {
+async function startServiceProcess(purchases: boolean): Promise<StartedTarget> {
   const { db, campaign, shops } = await seedBenchDatabase(purchases);
   if (db.target.kind !== "postgres") throw new Error("the service as a process needs BENCH_DATABASE_URL");
   const port = await freePort();
-  const alone = workers === "1";
-  // With BENCH_CPU_PROF, a primary and its workers each write their profile there when they
-  // exit: from their start, not the measured interval alone, as the probe profiles a service
-  // alone. With BENCH_PERF each writes the map of its functions perf reads (the recording:
-  // target-process.ts).
-  const profileDir = process.env.BENCH_CPU_PROF;
-  const profiling = [
-    ...(profileDir && !alone ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
-    ...(alone ? ["--import", SERVICE_PROBE] : []),
-    ...perfNodeOptions(),
-  ];
+  const profiling = ["--import", SERVICE_PROBE, ...perfNodeOptions()];
   const service = spawn(process.execPath, [...profiling, ...serviceNodeOptions(), SERVICE_ENTRY], {
-    stdio: ["ignore", "inherit", "inherit", ...(alone ? (["ipc"] as const) : [])],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: {
       PATH: process.env.PATH ?? "",
       ...benchEnv(),
-      WORKERS: workers,
       DATABASE_URL: db.target.url,
       ENCORE_MASTER_KEY: MASTER_KEY.toString("base64"),
       OPERATOR_TOKEN: "bench-operator-token-0123456789",
@@ -252,22 +230,18 @@ async function startServiceProcess(purchases: boolean, workers: string): Promise
     await stop();
     throw error;
   });
-  // Ready means every worker is up; none is replaced during a run.
-  const pid = service.pid ?? 0;
-  const pids = [pid, ...childPidsOf(pid)];
-  const probe = alone ? askProbe(service) : undefined;
+  const pids = [service.pid ?? 0];
+  const probe = askProbe(service);
   return {
     port,
     campaignKey: campaign.campaignKey,
     shops,
     pids: () => pids,
-    ...(probe && {
-      queryCount: () => probe({ type: "probe:statements" }),
-      profile: {
-        start: () => probe({ type: "probe:profile-start" }).then(() => undefined),
-        stop: (file: string) => probe({ type: "probe:profile-stop", file }).then(() => undefined),
-      },
-    }),
+    queryCount: () => probe({ type: "probe:statements" }),
+    profile: {
+      start: () => probe({ type: "probe:profile-start" }).then(() => undefined),
+      stop: (file: string) => probe({ type: "probe:profile-stop", file }).then(() => undefined),
+    },
     stop,
   };
 }

@@ -63,8 +63,7 @@ export async function build() {
   // process-wide state another package shares, or are loaded only when configured stay in
   // node_modules, loaded as installed (EXTERNAL). Other entries (cli, dev, sim, bench) stay as
   // tsc wrote them. Relative paths from import.meta.url keep working: the bundle sits where the
-  // entry was, and so do the chunks of what main.js imports on demand (the service itself, and
-  // a WORKERS primary's code: the primary never loads the service's).
+  // entry was, and so do the chunks of what main.js imports on demand.
   // The chunks of an earlier build (tsc's own files are never named with a hash).
   for (const file of readdirSync(new URL("src/", dist))) {
     if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(file)) rmSync(new URL(`src/${file}`, dist));

@@ -1,12 +1,14 @@
 // Lints the image recipe and the deployment files without a Docker engine or a cluster:
 // the Dockerfile through dockerfile-utils (the VS Code Docker extension's validator) and our
 // own rules; compose.yaml and deploy/k8s/*.yaml as YAML, the Kubernetes objects against the
-// API's JSON schemas (kubernetes-models), and the settings that must agree across files.
+// API's JSON schemas (kubernetes-models), compose's proxy against deploy/haproxy/haproxy.cfg, and
+// the settings that must agree across files.
 // Run by .ci/run; `node scripts/deploy-lint.mjs` prints every problem, exit 1 if any.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { DockerfileParser } from "dockerfile-ast";
 import { validate as validateDockerfile } from "dockerfile-utils";
+import ipaddr from "ipaddr.js";
 import { Deployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
@@ -67,6 +69,10 @@ check(
   cmdOptions?.some((o) => /^--max-semi-space-size=\d+$/.test(o)) === true,
   "Dockerfile: CMD must set V8's young generation (--max-semi-space-size): under a memory limit V8 shrinks it",
 );
+check(
+  cmdOptions?.some((o) => /^--wasm-tiering-budget=\d+$/.test(o)) === true,
+  "Dockerfile: CMD must raise V8's WebAssembly tier-up budget (--wasm-tiering-budget): docs/performance.md",
+);
 check(last("HEALTHCHECK") !== undefined, "Dockerfile: no HEALTHCHECK in the runtime stage");
 check(
   /\/(healthz|readyz)/.test(last("HEALTHCHECK")?.getArgumentsContent() ?? ""),
@@ -89,10 +95,61 @@ function documents(path) {
 }
 
 const compose = documents("compose.yaml")[0] ?? {};
-for (const name of ["encore", "postgres", "redis", "steam-sim"]) {
+for (const name of ["proxy", "encore", "postgres", "redis", "steam-sim"]) {
   check(compose.services?.[name] !== undefined, `compose.yaml: no ${name} service`);
 }
 check(compose.services?.["steam-sim"]?.profiles?.includes("sim"), "compose.yaml: steam-sim must be in the sim profile");
+// Replicas behind HAProxy on one host (docs/deploy.md "Replicas"): the proxy's config passes
+// each connection on with a PROXY protocol header, and the replicas read it from the proxy alone.
+const encore = compose.services?.encore ?? {};
+const proxy = compose.services?.proxy ?? {};
+check(/^haproxy:\d/.test(proxy.image ?? ""), "compose.yaml: the proxy service must run the official haproxy image");
+check(Number(encore.deploy?.replicas) >= 2, "compose.yaml: encore must run replicas (deploy.replicas >= 2)");
+const containerPort = (mapping) => String(mapping).split(":").at(-1);
+const servicePort = String(encore.environment?.PORT ?? 8080);
+check(
+  !(encore.ports ?? []).some((mapping) => containerPort(mapping) === servicePort),
+  `compose.yaml: encore's port ${servicePort} is reached through the proxy, never published by the replicas`,
+);
+const proxyAddress = proxy.networks?.default?.ipv4_address;
+const trusted = String(encore.environment?.PROXY_PROTOCOL_FROM ?? "").split(",");
+check(
+  proxyAddress !== undefined && trusted.includes(proxyAddress),
+  `compose.yaml: encore's PROXY_PROTOCOL_FROM (${trusted}) must name the proxy's fixed address (${proxyAddress})`,
+);
+const subnet = compose.networks?.default?.ipam?.config?.[0]?.subnet;
+check(
+  subnet !== undefined && proxyAddress !== undefined && ipaddr.parse(proxyAddress).match(ipaddr.parseCIDR(subnet)),
+  `compose.yaml: the proxy's address (${proxyAddress}) must be in the default network's subnet (${subnet})`,
+);
+const haproxyConfig = "deploy/haproxy/haproxy.cfg";
+check(
+  (proxy.volumes ?? []).some((volume) => String(volume).startsWith(`./${haproxyConfig}:`)),
+  `compose.yaml: the proxy must mount ${haproxyConfig}`,
+);
+const haproxyLines = read(haproxyConfig)
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith("#"));
+const bindPort = /^bind \S*:(\d+)$/.exec(haproxyLines.find((line) => line.startsWith("bind ")) ?? "")?.[1];
+check(
+  (proxy.ports ?? []).some((mapping) => containerPort(mapping) === bindPort),
+  `compose.yaml: the proxy must publish the port ${haproxyConfig} binds (${bindPort})`,
+);
+const servers = haproxyLines.filter((line) => /^server(-template)? /.test(line));
+check(servers.length > 0, `${haproxyConfig}: no server line`);
+for (const server of servers) {
+  const words = server.split(/\s+/);
+  check(words.includes(`encore:${servicePort}`), `${haproxyConfig}: "${server}" must target encore:${servicePort}`);
+  check(words.includes("send-proxy-v2"), `${haproxyConfig}: "${server}" must send the PROXY protocol (send-proxy-v2)`);
+  check(words.includes("check"), `${haproxyConfig}: "${server}" must be health-checked`);
+}
+check(haproxyLines.includes("mode tcp"), `${haproxyConfig}: the proxy must pass TCP through (mode tcp)`);
+check(
+  haproxyLines.some((line) => /^http-check send .*\buri \/readyz\b/.test(line)),
+  `${haproxyConfig}: the health check must ask /readyz`,
+);
+
 const composeGrace = Number(/^(\d+)s$/.exec(compose.services?.encore?.stop_grace_period ?? "")?.[1]);
 const composeDrain = drainSecondsOf(compose.services?.encore?.environment?.SHUTDOWN_TIMEOUT_MS);
 check(composeDrain > 0, "compose.yaml: SHUTDOWN_TIMEOUT_MS must be a number of milliseconds");
@@ -147,6 +204,14 @@ for (const name of ["ENCORE_MASTER_KEY", "OPERATOR_TOKEN", "DATABASE_URL"]) {
   check(env?.valueFrom?.secretKeyRef !== undefined, `deployment: ${name} must come from a Secret`);
 }
 check(pod?.securityContext?.runAsNonRoot === true, "deployment: runAsNonRoot must be true");
+// It scales by replicas (docs/deploy.md "Replicas"): the autoscaler owns the Deployment's count.
+const autoscaler = objects.find((o) => o.kind === "HorizontalPodAutoscaler");
+check(
+  autoscaler?.spec?.scaleTargetRef?.kind === "Deployment" &&
+    autoscaler.spec.scaleTargetRef.name === deployment?.metadata?.name,
+  "horizontalpodautoscaler: must scale the Deployment",
+);
+check(autoscaler?.spec?.minReplicas >= 2, "horizontalpodautoscaler: minReplicas must be at least 2");
 for (const kind of ["Service", "PodDisruptionBudget", "HorizontalPodAutoscaler", "ConfigMap"]) {
   check(
     objects.some((o) => o.kind === kind),
@@ -158,4 +223,6 @@ if (problems.length > 0) {
   for (const problem of problems) process.stderr.write(`${problem}\n`);
   process.exit(1);
 }
-process.stdout.write(`deploy lint: Dockerfile, compose.yaml and ${objects.length} Kubernetes objects pass\n`);
+process.stdout.write(
+  `deploy lint: Dockerfile, compose.yaml, ${haproxyConfig} and ${objects.length} Kubernetes objects pass\n`,
+);

@@ -28,6 +28,7 @@ import { createSimulatedPaymentProvider } from "./platform/billing/create-simula
 import { acceptedWebhookSecrets } from "./platform/billing/payment-signature.js";
 import { createEmbeddedHosting } from "./platform/hosting/create-embedded-hosting.js";
 import { createSteamClient } from "./platform/steam/create-steam-client.js";
+import { type ClientAddresses, createClientAddresses } from "./server/client-address.js";
 import { createCors } from "./server/cors.js";
 import { createRequestHandler } from "./server/create-request-handler.js";
 import { createAuditInterceptor } from "./server/interceptors/audit.js";
@@ -82,12 +83,12 @@ export interface AppOptions {
   healthWatchIntervalMs?: number;
   /** The studio console's build folder; default CONSOLE_BUILD. */
   consoleDir?: string;
-  /** One of WORKERS processes behind one port (cluster-primary.ts): shares its rate limits. */
-  clusterWorker?: boolean;
 }
 
 export interface App {
   handler: RequestHandler;
+  /** Who each connection's client is (PROXY_PROTOCOL_FROM): the listener reads proxies' headers into it. */
+  clientAddresses: ClientAddresses;
   /** The webhook delivery job: tests run its passes themselves. */
   webhookDelivery: Pick<WebhookDeliveryJob, "runOnce">;
   /** This app's Prometheus series (served by the metrics listener, docs/deploy.md). */
@@ -215,13 +216,14 @@ export function createApp(options: AppOptions): App {
   const rateLimit = createRateLimit({
     ...config.rateLimit,
     redisUrl: config.redisUrl,
-    clusterWorker: options.clusterWorker,
     logger,
     onRefused: (limit) => metrics.rateLimitRefused(limit),
   });
 
+  const clientAddresses = createClientAddresses(config.proxyProtocolFrom);
   const handler = createRequestHandler({
     routes,
+    clientAddresses,
     // First to last on the way in: the trace span (when tracing is on), count and time, record
     // writes and count failed authentications in the audit log (docs/audit-log.md), log (and
     // contain unexpected failures), rate limit public calls before any work (spec 8),
@@ -278,6 +280,7 @@ export function createApp(options: AppOptions): App {
 
   return {
     handler,
+    clientAddresses,
     webhookDelivery,
     metrics,
     fundingChanges,

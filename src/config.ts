@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import type { WebhookAddressKind } from "./domain/webhook-address.js";
 
@@ -16,6 +17,12 @@ const previousMasterKey = z.string().refine(is32Bytes, "must be 32 bytes, base64
 function isNameServer(server: string): boolean {
   const withPort = /^\[(.+)\]:\d{1,5}$/.exec(server) ?? /^([\d.]+):\d{1,5}$/.exec(server);
   return isIP(withPort?.[1] ?? server) !== 0;
+}
+
+/** An IP address, or a CIDR range of them (`10.0.0.0/8`). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", bits, more] = entry.split("/");
+  return isIP(address) !== 0 && more === undefined && (bits === undefined || ipaddr.isValidCIDR(entry));
 }
 
 // A required setting is named even when another one is also wrong: these checks read only
@@ -114,9 +121,12 @@ const schema = z
     // After SIGTERM: how long calls in flight may take to finish before the process gives up
     // and exits 1. Whatever stops the process must wait longer (docs/deploy.md).
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
-    // Processes serving the one port (docs/deploy.md "Workers"): 1 serves in this process; more
-    // fork that many workers behind it, one core each. PostgreSQL only.
-    WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+    // docs/deploy.md "Replicas": proxies (addresses or CIDR ranges) whose connections open with a
+    // PROXY protocol header naming the client; every other peer is its own client (spec 8).
+    PROXY_PROTOCOL_FROM: z
+      .string()
+      .refine((list) => list.split(",").every(isAddressOrRange), "must list addresses or CIDR ranges (comma separated)")
+      .optional(),
     MAX_CONNECTIONS: z.coerce.number().int().positive().default(2_000),
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
     // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
@@ -210,11 +220,6 @@ const schema = z
     message: "must be at most MAX_CONNECTIONS",
     path: ["MAX_CONNECTIONS_PER_ADDRESS"],
   })
-  // The embedded database lives in one process; workers are separate processes.
-  .refine((env) => env.WORKERS === 1 || env.DATABASE_URL, {
-    message: "above 1 needs DATABASE_URL (the embedded database is one process's)",
-    path: ["WORKERS"],
-  })
   .refine((env) => Boolean(env.TLS_CERT_FILE) === Boolean(env.TLS_KEY_FILE), {
     message: "TLS_CERT_FILE and TLS_KEY_FILE go together",
     path: ["TLS_CERT_FILE"],
@@ -277,10 +282,10 @@ export interface Config {
     maxConnections: number;
     maxConnectionsPerAddress: number;
   };
+  /** PROXY_PROTOCOL_FROM: the proxies whose PROXY protocol header names a connection's client. */
+  proxyProtocolFrom: readonly string[];
   /** After SIGTERM, how long the drain may take before the process exits 1. */
   shutdownTimeoutMs: number;
-  /** Processes serving the port: 1 is this one; more are workers forked by it (PostgreSQL only). */
-  workers: number;
   /** The Prometheus listener; undefined when METRICS_PORT=off. */
   metrics: { port: number; host: string } | undefined;
   /** OTLP/HTTP trace export; undefined: tracing off. */
@@ -367,7 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    workers: e.WORKERS,
+    proxyProtocolFrom: e.PROXY_PROTOCOL_FROM?.split(",") ?? [],
     metrics: metricsListener(e),
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }

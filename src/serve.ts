@@ -1,12 +1,9 @@
-import type net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import { AggregatorRegistry } from "prom-client";
 import { type App, createApp } from "./app.js";
 import { type Config, ConfigError } from "./config.js";
 import { createListener, type Listener } from "./server/listener.js";
 import type { MetricsListener } from "./server/metrics-listener.js";
-import { isHandedConnection, type WorkerReady } from "./startup/cluster-messages.js";
 import { databaseFailure } from "./startup/database-failure.js";
 import { listenerFailure } from "./startup/listener-failure.js";
 import { listenForMetrics } from "./startup/metrics-on-port.js";
@@ -17,9 +14,6 @@ import { loadOrCreateLocalSecrets } from "./store/local-secrets.js";
 import { migrate } from "./store/migrate.js";
 import { type Database, openDatabase } from "./store/open-database.js";
 
-// The service itself, as main.ts starts it: loaded only by a process that serves (not by a
-// WORKERS primary, which only hands connections on).
-
 /** What the service reads from the build beside it (main.ts finds them). */
 export interface ServiceFiles {
   migrationsDir: string;
@@ -27,16 +21,8 @@ export interface ServiceFiles {
   embeddedDatabaseImage: string;
 }
 
-/**
- * `alone`: this process is the service (WORKERS=1): it migrates, listens and serves. `worker`:
- * one of WORKERS processes, handed its connections by the primary that forked it.
- */
-export async function serve(
-  config: Readonly<Config>,
-  logger: Logger,
-  role: "alone" | "worker",
-  files: ServiceFiles,
-): Promise<void> {
+/** The service in this process: migrates, listens and serves until SIGTERM or SIGINT. */
+export async function serve(config: Readonly<Config>, logger: Logger, files: ServiceFiles): Promise<void> {
   let { masterKey, operatorToken } = config;
   if (config.database.kind === "pglite") {
     // Before anything in DATA_DIR is read or written: one service per embedded database.
@@ -65,30 +51,28 @@ export async function serve(
   }).catch((error: unknown) => {
     throw databaseFailure(error, config.database);
   });
-  if (role === "alone") {
-    await migrateOpen(database, files.migrationsDir, logger).catch(async (error: unknown) => {
-      await database.close().catch(() => {});
-      throw databaseFailure(error, config.database);
-    });
-  }
+  await migrateOpen(database, files.migrationsDir, logger).catch(async (error: unknown) => {
+    await database.close().catch(() => {});
+    throw databaseFailure(error, config.database);
+  });
 
   const app = createApp({
     config,
     database,
     logger,
     secrets: { masterKey, previousMasterKey: config.previousMasterKey, operatorToken },
-    clusterWorker: role === "worker",
   });
   let listener: Listener;
   let metricsListener: MetricsListener | undefined;
-  let address: AddressInfo | undefined;
+  let address: AddressInfo;
   try {
     listener = createListener({
       handler: app.handler,
       tls: config.tls,
-      connections: role === "worker" ? workerShare(config) : config.connections,
+      connections: config.connections,
+      clientAddresses: app.clientAddresses,
     });
-    if (role === "alone") ({ address, metricsListener } = await listenAlone(config, logger, listener, app));
+    ({ address, metricsListener } = await listenBoth(config, logger, listener, app));
   } catch (error) {
     await app.stop();
     await database.close();
@@ -96,20 +80,8 @@ export async function serve(
   }
   app.start();
   // Said only once every listener is up: a start-up failure is always the last line printed.
-  if (address) {
-    const url = `${config.tls ? "https" : "http"}://${address.address}:${address.port}`;
-    logger.info({ url, database: database.kind }, "listening");
-  }
-  if (role === "worker") {
-    // The primary's aggregated scrape asks this worker for its series (prom-client's channel).
-    AggregatorRegistry.setRegistries(app.metrics.registry);
-    new AggregatorRegistry();
-    process.on("message", (message: unknown, socket?: net.Socket) => {
-      if (isHandedConnection(message) && socket) listener.accept(socket);
-    });
-    const ready: WorkerReady = { type: "encore:ready" };
-    process.send?.(ready);
-  }
+  const url = `${config.tls ? "https" : "http"}://${address.address}:${address.port}`;
+  logger.info({ url, database: database.kind }, "listening");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -138,12 +110,10 @@ export async function serve(
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
-  // A worker whose primary is gone has no one to hand it connections or to stop it.
-  if (role === "worker") process.on("disconnect", () => void stop("primary gone"));
 }
 
-/** Listens on PORT, then METRICS_PORT: the service as one process. */
-async function listenAlone(
+/** Listens on PORT, then METRICS_PORT. */
+async function listenBoth(
   config: Readonly<Config>,
   logger: Logger,
   listener: Listener,
@@ -161,13 +131,6 @@ async function listenAlone(
     await listener.close();
     throw error;
   }
-}
-
-// The caps are a process's: a worker holds its share of MAX_CONNECTIONS. MAX_CONNECTIONS_PER_ADDRESS
-// stays whole, every connection of an address coming to the one worker (worker-slot.ts).
-function workerShare(config: Readonly<Config>): Config["connections"] {
-  const { connections, workers } = config;
-  return { ...connections, maxConnections: Math.ceil(connections.maxConnections / workers) };
 }
 
 async function migrateOpen(database: Database, migrationsDir: string, logger: Logger): Promise<void> {

@@ -56,4 +56,18 @@ describe("loadConfig", () => {
       "invalid configuration: METRICS_PORT must be a port number from 0 to 65535, or off",
     );
   });
+
+  it("reads PROXY_PROTOCOL_FROM as addresses and CIDR ranges, and refuses anything else by name", () => {
+    expect(loadConfig({}).proxyProtocolFrom).toEqual([]);
+    expect(loadConfig({ PROXY_PROTOCOL_FROM: "172.28.0.10,10.0.0.0/8,fd00::/8" }).proxyProtocolFrom).toEqual([
+      "172.28.0.10",
+      "10.0.0.0/8",
+      "fd00::/8",
+    ]);
+    for (const value of ["proxy.local", "10.0.0.0/33", "10.0.0.1, 10.0.0.2", "0x7f.1", "10.0.0.0/8/8"]) {
+      expect(refusal({ PROXY_PROTOCOL_FROM: value })).toBe(
+        "invalid configuration: PROXY_PROTOCOL_FROM must list addresses or CIDR ranges (comma separated)",
+      );
+    }
+  });
 });

@@ -2,7 +2,6 @@ import type http from "node:http";
 import http2 from "node:http2";
 import type net from "node:net";
 import type { Config } from "../config.js";
-import { normalisePeerAddress } from "./peer-address.js";
 
 /** The listener's timeouts and connection caps, as configured (config.ts `connections`). */
 export type ConnectionPolicy = Config["connections"];
@@ -11,8 +10,8 @@ type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
 
 export interface ConnectionGuard {
-  /** A new TCP connection: refused (destroyed) over a cap, else timed from now. */
-  admit(socket: net.Socket): void;
+  /** A new TCP connection from `address` (its client's): refused (destroyed) over a cap, else timed from now. */
+  admit(socket: net.Socket, address: string): void;
   /** Over TLS: the TLS socket that wraps an admitted TCP socket. */
   secured(tlsSocket: net.Socket): void;
   session(session: http2.ServerHttp2Session): void;
@@ -136,8 +135,7 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
   };
 
   return {
-    admit(socket) {
-      const address = normalisePeerAddress(socket.remoteAddress);
+    admit(socket, address) {
       const fromAddress = perAddress.get(address) ?? 0;
       if (draining || open.size >= policy.maxConnections || fromAddress >= policy.maxConnectionsPerAddress) {
         socket.destroy();

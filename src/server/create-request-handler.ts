@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import { kClientAddress, kRequestId } from "../services/context-keys.js";
 import { createRestHandler, type RestHandlerOptions } from "../transcode/create-rest-handler.js";
 import { createImplementationDispatch } from "../transcode/implementation-dispatch.js";
+import { type ClientAddresses, createClientAddresses } from "./client-address.js";
 import { type ConsoleRouteOptions, createConsoleRoute } from "./console-route.js";
 import type { Cors } from "./cors.js";
 import { createToolsHandler } from "./create-tools-handler.js";
@@ -19,7 +20,6 @@ import { createHealthRoutes } from "./health.js";
 import type { RequestHandler } from "./listener.js";
 import { createOpenApiRoute } from "./openapi-route.js";
 import { createPaymentWebhook, type PaymentWebhookOptions } from "./payment-webhook.js";
-import { normalisePeerAddress } from "./peer-address.js";
 import { createRequestBodyErrors } from "./request-body-errors.js";
 import { acceptRequestId } from "./request-id.js";
 
@@ -50,6 +50,8 @@ export interface RequestHandlerOptions {
   console?: ConsoleRouteOptions;
   /** REST only: a gate run before a matched route's body is read (the rate limit, spec 8). */
   beforeRestBody?: RestHandlerOptions["beforeBody"];
+  /** Who a request's client is (spec 8); default: its connection's peer. */
+  clientAddresses?: ClientAddresses;
 }
 
 type Req = Parameters<RequestHandler>[0];
@@ -64,11 +66,11 @@ const DEFAULT_HEALTH_WATCH_INTERVAL_MS = 5_000;
  */
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const requestIds = new WeakMap<Req, string>();
+  const clientAddresses = options.clientAddresses ?? createClientAddresses();
   const contextValues = (req: Req): ContextValues => {
-    // The connection's own address: a caller-written header never decides who is calling.
-    const peer = normalisePeerAddress(req.socket?.remoteAddress);
+    // The connection's client: a caller-written header never decides who is calling.
     return createContextValues()
-      .set(kClientAddress, peer)
+      .set(kClientAddress, clientAddresses.of(req.socket))
       .set(kRequestId, requestIds.get(req) ?? randomUUID());
   };
 
@@ -119,7 +121,12 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
   const studioConsole = options.console && createConsoleRoute(options.console);
   const webhook =
     options.paymentWebhook &&
-    createPaymentWebhook({ ...options.paymentWebhook, maxBodyBytes: options.maxBodyBytes, logger: options.logger });
+    createPaymentWebhook({
+      ...options.paymentWebhook,
+      maxBodyBytes: options.maxBodyBytes,
+      logger: options.logger,
+      clientAddresses,
+    });
 
   return (req, res) => {
     // Echoed and logged as given when well-formed, so a proxy's id follows the call through.

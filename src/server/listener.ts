@@ -4,9 +4,10 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
 import type { Duplex } from "node:stream";
-import nodeTls from "node:tls";
+import { type ClientAddresses, createClientAddresses } from "./client-address.js";
 import { type ConnectionGuard, type ConnectionPolicy, createConnectionGuard } from "./connection-guard.js";
 import { listenOn } from "./listen-on.js";
+import { readProxyHeader } from "./proxy-protocol.js";
 
 export type RequestHandler = (
   req: http.IncomingMessage | http2.Http2ServerRequest,
@@ -15,11 +16,6 @@ export type RequestHandler = (
 
 export interface Listener {
   listen(port: number, host: string): Promise<AddressInfo>;
-  /**
-   * Serves a connection accepted elsewhere (a worker's, handed over by its primary: cluster-primary.ts),
-   * guarded and routed as if this listener had accepted it.
-   */
-  accept(socket: net.Socket): void;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }
@@ -29,6 +25,8 @@ export interface ListenerOptions {
   tls?: { certFile: string; keyFile: string };
   /** Timeouts and caps that keep slow or idle clients from holding the listener. */
   connections: ConnectionPolicy;
+  /** Who each connection's client is (client-address.ts); default: its socket's peer. */
+  clientAddresses?: ClientAddresses;
 }
 
 // Every HTTP/2 connection with prior knowledge opens with this preface (RFC 9113 3.4); no
@@ -39,44 +37,72 @@ const MAX_CONCURRENT_STREAMS = 100;
 
 /**
  * One port for every protocol: HTTP/1.1 (REST, Connect, gRPC-web) and HTTP/2 (gRPC and the
- * rest), cleartext by sniffing the preface, or TLS with ALPN when a certificate is given.
+ * rest), cleartext by sniffing the preface, or TLS with ALPN when a certificate is given. A
+ * connection from a proxy named in PROXY_PROTOCOL_FROM first has its PROXY protocol header read,
+ * so that the caps and the rate limits count its client, not the proxy (docs/deploy.md "The
+ * client address").
  */
-export function createListener({ handler, tls, connections }: ListenerOptions): Listener {
+export function createListener(options: ListenerOptions): Listener {
+  const { handler, connections, clientAddresses = createClientAddresses() } = options;
   const guard = createConnectionGuard(connections);
   const guarded: RequestHandler = (req, res) => {
     guard.request(req, res);
     handler(req, res);
   };
-  const settings = { maxConcurrentStreams: MAX_CONCURRENT_STREAMS };
-  if (tls) {
-    const server = http2.createSecureServer({ ...readTlsFiles(tls), allowHTTP1: true, settings }, guarded);
-    server.on("connection", guard.admit);
-    // Before http2's own listener, which starts the session on this socket.
-    server.prependListener("secureConnection", guard.secured);
-    server.on("session", guard.session);
-    server.on("clientError", answerMalformed);
-    server.on("connect", answerConnect);
-    return serve(server, guard);
-  }
-  const h1 = http.createServer({ keepAliveTimeout: connections.keepAliveTimeoutMs }, guarded);
-  const h2 = http2.createServer({ settings }, guarded);
-  h2.on("session", guard.session);
-  h1.on("clientError", answerMalformed);
-  h1.on("connect", answerConnect);
+  const serveConnection = options.tls
+    ? secureServer(options.tls, guarded, guard)
+    : cleartextServers(options, guarded, guard);
+  const admit = (socket: net.Socket, client: string) => {
+    guard.admit(socket, client);
+    if (!socket.destroyed) serveConnection(socket);
+  };
   const front = net.createServer((socket) => {
-    guard.admit(socket);
-    if (!socket.destroyed) route(socket, h1, h2);
+    if (!clientAddresses.fromProxy(socket)) {
+      admit(socket, clientAddresses.of(socket));
+      return;
+    }
+    readProxyHeader(socket, connections.headersTimeoutMs).then(
+      (client) => {
+        if (client !== undefined) clientAddresses.declare(socket, client);
+        admit(socket, clientAddresses.of(socket));
+      },
+      () => socket.destroy(),
+    );
   });
   return serve(front, guard);
 }
 
-function readTlsFiles(tls: { certFile: string; keyFile: string }): { cert: Buffer; key: Buffer } {
-  return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+/** TLS with ALPN: HTTP/2, or HTTP/1.1. */
+function secureServer(tls: TlsFiles, guarded: RequestHandler, guard: ConnectionGuard): (socket: net.Socket) => void {
+  const settings = { maxConcurrentStreams: MAX_CONCURRENT_STREAMS };
+  const server = http2.createSecureServer({ ...readTlsFiles(tls), allowHTTP1: true, settings }, guarded);
+  // Before http2's own listener, which starts the session on this socket.
+  server.prependListener("secureConnection", guard.secured);
+  server.on("session", guard.session);
+  server.on("clientError", answerMalformed);
+  server.on("connect", answerConnect);
+  // tls.Server documents 'connection' as the way to hand it a connection accepted elsewhere.
+  return (socket) => server.emit("connection", socket);
 }
 
-/** Throws what createListener would for certificate files it cannot read or use. */
-export function checkTlsFiles(tls: { certFile: string; keyFile: string }): void {
-  nodeTls.createSecureContext(readTlsFiles(tls));
+/** Cleartext: HTTP/2 with prior knowledge, or HTTP/1.1, told apart by the preface. */
+function cleartextServers(
+  options: ListenerOptions,
+  guarded: RequestHandler,
+  guard: ConnectionGuard,
+): (socket: net.Socket) => void {
+  const h1 = http.createServer({ keepAliveTimeout: options.connections.keepAliveTimeoutMs }, guarded);
+  const h2 = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } }, guarded);
+  h2.on("session", guard.session);
+  h1.on("clientError", answerMalformed);
+  h1.on("connect", answerConnect);
+  return (socket) => route(socket, h1, h2);
+}
+
+type TlsFiles = { certFile: string; keyFile: string };
+
+function readTlsFiles(tls: TlsFiles): { cert: Buffer; key: Buffer } {
+  return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
 }
 
 // A request Node cannot even parse still gets the API's error shape and no-store (spec 2.1, 7).
@@ -128,9 +154,7 @@ function route(socket: net.Socket, h1: http.Server, h2: http2.Http2Server): void
 function serve(server: net.Server, guard: ConnectionGuard): Listener {
   return {
     listen: (port, host) => listenOn(server, port, host),
-    accept: (socket) => server.emit("connection", socket),
-    // Connections handed over by accept() are not the server's own: the guard's count is what
-    // tells when the last one has closed.
+    // The guard's count tells when the last connection has closed.
     close: async () => {
       await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), guard.drain()]);
     },

@@ -12,8 +12,8 @@ import type { Db } from "../store/open-database.js";
 import { readBody } from "../transcode/read-body.js";
 import { type RestRequest, type RestResponse, sendJson } from "../transcode/respond.js";
 import { errorToStatus } from "../transcode/status-json.js";
+import type { ClientAddresses } from "./client-address.js";
 import type { FailedAuthLimit } from "./interceptors/failed-auth-limit.js";
-import { normalisePeerAddress } from "./peer-address.js";
 
 export interface PaymentWebhookOptions {
   /**
@@ -34,6 +34,7 @@ export interface PaymentWebhookOptions {
 interface WebhookContext extends PaymentWebhookOptions {
   maxBodyBytes: number;
   logger: Logger;
+  clientAddresses: ClientAddresses;
 }
 
 type Answer = { result: "credited" | "duplicate" } | { result: "ignored"; reason: string };
@@ -62,8 +63,8 @@ export function createPaymentWebhook(context: WebhookContext) {
       const { httpStatus, body } = errorToStatus(error, { registry, onInternalError });
       sendJson(req, res, { status: httpStatus, body, close });
     };
-    // The connection's own address, never a header (spec 8).
-    const address = normalisePeerAddress(req.socket?.remoteAddress);
+    // The connection's client, never a header (spec 8).
+    const address = context.clientAddresses.of(req.socket);
     const answer = () =>
       readBody(req, context.maxBodyBytes)
         .then(async (read) => {

@@ -7,7 +7,6 @@ import { openPostgresSqlRunner } from "./postgres-sql-runner.js";
 import { pgDriverOf } from "./prepared-statement.js";
 import type { SqlRunner } from "./sql-runner.js";
 import { statementNames } from "./statement-names.js";
-import { deferWasmTierUp } from "./wasm-tier-up.js";
 
 export type Db = PrismaClient;
 
@@ -54,7 +53,6 @@ export interface OpenOptions {
 
 /** Opens PostgreSQL through @prisma/adapter-pg, or an embedded PGlite database. */
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
-  deferWasmTierUp();
   const database =
     target.kind === "postgres"
       ? await openPostgres(target, options.onIdleConnectionError ?? (() => {}))

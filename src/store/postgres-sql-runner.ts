@@ -1,9 +1,6 @@
 import type { SqlRunner } from "./sql-runner.js";
 
-/**
- * One plain connection to PostgreSQL for the migrator: no pool and no Prisma, so a process that
- * only migrates (a WORKERS primary, cluster-primary.ts) never loads Prisma's client.
- */
+/** One plain connection to PostgreSQL for the migrator: one session, so its advisory lock holds. */
 export async function openPostgresSqlRunner(url: string): Promise<SqlRunner> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });

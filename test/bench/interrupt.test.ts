@@ -35,7 +35,6 @@ function startBench(group: boolean): ChildProcess {
       // As from a shell: under VITEST the bench's database helpers would ask vitest for a template.
       ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST"))),
       BENCH_DATABASE_URL: serverUrl,
-      BENCH_WORKERS: "0",
       BENCH_DURATION_S: "1",
       BENCH_PURCHASE_WARMUP: "1000000",
     },

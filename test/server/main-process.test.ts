@@ -31,11 +31,6 @@ describe("the service process", () => {
       },
       /^invalid configuration: ENCORE_MASTER_KEY_PREVIOUS must differ from ENCORE_MASTER_KEY$/,
     ],
-    [
-      "WORKERS on the embedded database",
-      { WORKERS: "2" },
-      /^invalid configuration: WORKERS above 1 needs DATABASE_URL \(the embedded database is one process's\)$/,
-    ],
   ])("refuses a bad %s at start with one clear line", async (_, env, line) => {
     const service = start(env);
     expect(await service.exited).toBe(1);
@@ -200,17 +195,11 @@ describe("the shutdown deadline", () => {
   // The client below holds the drain this long, far from both deadlines (and from the default).
   const HELD_MS = 5_000;
 
-  // With WORKERS the call is a worker's, on a connection its primary handed it: the worker's
-  // drain must wait for it all the same, and the primary for the worker (PostgreSQL only).
-  it.for<[string, string, number, string, string]>([
-    ["exits 1 once SHUTDOWN_TIMEOUT_MS passed with a call still in flight", "500", 1, "shutdown deadline passed", "1"],
-    ["exits 0 when the calls in flight end within SHUTDOWN_TIMEOUT_MS", "120000", 0, '"msg":"stopped"', "1"],
-    ["with WORKERS=2, exits 1 once a worker's SHUTDOWN_TIMEOUT_MS passed", "500", 1, "shutdown deadline passed", "2"],
-    ["with WORKERS=2, exits 0 once every worker drained", "120000", 0, '"msg":"stopped"', "2"],
-  ])("%s", { timeout: 120_000 }, async ([, shutdownTimeoutMs, code, logged, workers], context) => {
-    if (workers !== "1" && db.target.kind !== "postgres") context.skip();
+  it.for<[string, string, number, string]>([
+    ["exits 1 once SHUTDOWN_TIMEOUT_MS passed with a call still in flight", "500", 1, "shutdown deadline passed"],
+    ["exits 0 when the calls in flight end within SHUTDOWN_TIMEOUT_MS", "120000", 0, '"msg":"stopped"'],
+  ])("%s", { timeout: 120_000 }, async ([, shutdownTimeoutMs, code, logged]) => {
     const service = start({
-      WORKERS: workers,
       ...databaseEnv(),
       PORT: "0",
       METRICS_PORT: "off",

@@ -1,9 +1,8 @@
 import { writeFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { freshDataDir, migratedDataDir, type ServiceProcess, startService } from "../support/service-process.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // Each failure an operator can cause at start is one line naming the setting at fault, exit 1,
 // no stack trace, and never a password.
@@ -70,49 +69,6 @@ describe("start-up failures", { timeout: 90_000 }, () => {
     // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never a local address.
     const line = await refusal({ HOST: "192.0.2.7" });
     expect(line).toBe("start-up failed: HOST 192.0.2.7 is not an address of this machine");
-  });
-});
-
-// A WORKERS primary says the same lines as the service alone, once, not once a worker.
-describe("start-up failures with WORKERS=2", { timeout: 90_000 }, () => {
-  it("names DATABASE_URL, without its password, when the server is unreachable", async () => {
-    const line = await refusal({
-      WORKERS: "2",
-      DATABASE_URL: "postgresql://encore:s3cret-pw@127.0.0.1:1/encore",
-      ...secrets,
-    });
-    expect(line).toMatch(/^start-up failed: DATABASE_URL postgresql:\/\/encore:\*\*\*@127\.0\.0\.1:1\/encore: /);
-    expect(line).not.toContain("s3cret-pw");
-  });
-
-  describe.runIf(testDatabaseUrl)("past the migration", () => {
-    let db: TestDatabase;
-    beforeAll(async () => {
-      db = await createTestDatabase();
-    });
-    afterAll(() => db.drop());
-    const workers = () => ({ WORKERS: "2", DATABASE_URL: (db.target as { url: string }).url, ...secrets });
-
-    it("names the TLS file that cannot be read", async () => {
-      const line = await refusal({
-        ...workers(),
-        TLS_CERT_FILE: "/nonexistent/cert.pem",
-        TLS_KEY_FILE: "/nonexistent/key.pem",
-      });
-      expect(line).toBe("start-up failed: TLS_CERT_FILE /nonexistent/cert.pem cannot be read (ENOENT)");
-    });
-
-    it("names PORT and HOST when the port is taken", async () => {
-      const taken = net.createServer();
-      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
-      const { port } = taken.address() as net.AddressInfo;
-      try {
-        const line = await refusal({ ...workers(), PORT: String(port), HOST: "127.0.0.1" });
-        expect(line).toBe(`start-up failed: PORT ${port} on HOST 127.0.0.1 is already in use by another process`);
-      } finally {
-        taken.close();
-      }
-    });
   });
 });
 

@@ -83,7 +83,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     healthWatchIntervalMs: options.healthWatchIntervalMs,
     consoleDir: options.consoleDir,
   });
-  const listener = createListener({ handler: app.handler, tls: options.tls, connections: config.connections });
+  const listener = createListener({
+    handler: app.handler,
+    tls: options.tls,
+    connections: config.connections,
+    clientAddresses: app.clientAddresses,
+  });
   const address = await listener.listen(0, "127.0.0.1");
   const baseUrl = `${options.tls ? "https" : "http"}://127.0.0.1:${address.port}`;
   const transport = (protocol: ProtocolName, token: string | undefined): Transport => {

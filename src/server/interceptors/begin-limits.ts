@@ -3,11 +3,11 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { rateLimited } from "../../errors/status.js";
 import type { TicketVerdict } from "../../services/context-keys.js";
 import { addressGroup } from "../address-group.js";
-import { type LimitKey, takePoint } from "./limit-point.js";
+import { takePoint } from "./limit-point.js";
 
 export interface BeginLimitsOptions {
   /** A limiter of `points` per window under `keyPrefix` (in memory, or shared through Redis). */
-  limiter(keyPrefix: string, points: number, keyedBy: LimitKey): RateLimiterAbstract;
+  limiter(keyPrefix: string, points: number): RateLimiterAbstract;
   /** purchases:begin per campaign key per window whose player the platform vouched for. */
   beginPerCampaign: number;
   /** Refused tickets (and begins awaiting their ticket check) per address per window. */
@@ -45,9 +45,9 @@ export interface BeginLimits {
  *   while an address with a clean record is still checked, so strangers cannot lock players out.
  */
 export function createBeginLimits(options: BeginLimitsOptions): BeginLimits {
-  const byCampaign = options.limiter("rl:begin", options.beginPerCampaign, "campaign");
-  const failedByAddress = options.limiter("rl:ticket:address", options.failedTicketsPerAddress, "address");
-  const failedByCampaign = options.limiter("rl:ticket:campaign", options.failedTicketsPerCampaign, "campaign");
+  const byCampaign = options.limiter("rl:begin", options.beginPerCampaign);
+  const failedByAddress = options.limiter("rl:ticket:address", options.failedTicketsPerAddress);
+  const failedByCampaign = options.limiter("rl:ticket:campaign", options.failedTicketsPerCampaign);
   const quietly = (work: Promise<unknown>) =>
     void work.catch((error) => options.logger.warn({ err: error }, "rate limit not updated"));
 

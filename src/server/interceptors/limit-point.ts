@@ -1,8 +1,5 @@
 import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 
-/** What a limiter's keys are: a client address (or its address group), or a campaign key. */
-export type LimitKey = "address" | "campaign";
-
 /** One point asked of a limiter: taken, or refused because the key is over its limit. */
 export interface LimitPoint {
   taken: boolean;

@@ -2,13 +2,7 @@ import { createRequire } from "node:module";
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { ContextValues, Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import {
-  type RateLimiterAbstract,
-  RateLimiterCluster,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { rateLimited } from "../../errors/status.js";
 import { kAddressCounted, kClientAddress, kTicketVerdict } from "../../services/context-keys.js";
@@ -18,7 +12,6 @@ import { isPublicMethod } from "../public-methods.js";
 import { createBeginLimits } from "./begin-limits.js";
 import { createFailedAuthLimit, type FailedAuthLimit } from "./failed-auth-limit.js";
 import type { Call, Next } from "./interceptor-types.js";
-import type { LimitKey } from "./limit-point.js";
 
 export interface RateLimitOptions {
   windowSeconds: number;
@@ -34,12 +27,6 @@ export interface RateLimitOptions {
   failedAuthPerAddress: number;
   /** Shared counters for several replicas; in memory when unset. */
   redisUrl: string | undefined;
-  /**
-   * This process is one of several workers behind one port (cluster-primary.ts). Its primary hands it
-   * every connection from the addresses it serves, so counters kept by address stay exact in its
-   * memory; counters kept by campaign key are asked of the primary (without Redis).
-   */
-  clusterWorker?: boolean;
   logger: Logger;
   /** A call was refused with 429 (for /metrics). */
   onRefused?: (limit: RateLimitName) => void;
@@ -61,18 +48,10 @@ export interface RateLimit {
 }
 
 /**
- * `memory`: no REDIS_URL. `workers`: no REDIS_URL, one of WORKERS (an address's counters in
- * this worker's memory, a campaign's in the primary's). With REDIS_URL: `connecting` until the
- * first connection, `ready` while Redis counts, `unavailable` while it does not (each replica
- * then counts in memory).
+ * `memory`: no REDIS_URL. With REDIS_URL: `connecting` until the first connection, `ready` while
+ * Redis counts, `unavailable` while it does not (each replica then counts in memory).
  */
-export type RateLimitStatus =
-  | { store: "memory" }
-  | { store: "workers" }
-  | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
-
-// A campaign's counter asked of the primary: its answer is a message away, or the primary is gone.
-const CLUSTER_LIMIT_TIMEOUT_MS = 2_000;
+export type RateLimitStatus = { store: "memory" } | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
 
 /**
  * Spec 8: public calls are limited per client address, the address the connection really comes
@@ -102,12 +81,8 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
     if (redisState === "unavailable") options.logger.info("REDIS_URL reachable again: rate limits counted in Redis");
     redisState = "ready";
   });
-  const limiter = (keyPrefix: string, points: number, keyedBy: LimitKey): RateLimiterAbstract => {
-    const duration = options.windowSeconds;
-    if (!redis && options.clusterWorker && keyedBy === "campaign") {
-      return new RateLimiterCluster({ keyPrefix, points, duration, timeoutMs: CLUSTER_LIMIT_TIMEOUT_MS });
-    }
-    const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  const limiter = (keyPrefix: string, points: number): RateLimiterAbstract => {
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration: options.windowSeconds });
     if (!redis) return memory;
     return new RateLimiterRedis({
       storeClient: redis,
@@ -117,10 +92,10 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
       insuranceLimiter: memory,
     });
   };
-  const byAddress = limiter("rl:address", options.perAddress, "address");
+  const byAddress = limiter("rl:address", options.perAddress);
   const begins = createBeginLimits({ ...options, limiter });
   const failedAuth = createFailedAuthLimit({
-    limiter: limiter("rl:auth:address", options.failedAuthPerAddress, "address"),
+    limiter: limiter("rl:auth:address", options.failedAuthPerAddress),
     logger: options.logger,
     onRefused: () => options.onRefused?.("failed_auth"),
   });
@@ -158,10 +133,7 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
       if (isPublicMethod(route.method)) await countAddress(contextValues);
       else await failedAuth.refuseIfSpent(contextValues.get(kClientAddress));
     },
-    status: () => {
-      if (redis) return { store: "redis", redis: redisState };
-      return options.clusterWorker ? { store: "workers" } : { store: "memory" };
-    },
+    status: () => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
@@ -171,7 +143,6 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
 /** One `/readyz` line. */
 export function describeRateLimitStatus(status: RateLimitStatus): string {
   if (status.store === "memory") return "rate limits: in memory (no REDIS_URL)";
-  if (status.store === "workers") return "rate limits: by address in this worker, by campaign in the primary";
   if (status.redis === "ready") return "rate limits: redis";
   return `rate limits: redis ${status.redis}, counting in memory meanwhile`;
 }
