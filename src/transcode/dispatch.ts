@@ -51,7 +51,8 @@ type UnarySpec = MethodImplSpec & { kind: "unary" };
  * `createHandlerContext`, the implementation behind the interceptors by `invokeUnaryImplementation`
  * (STYLE.md "Choices to weigh": one decode and one encode, no Connect request in between). The
  * latter is marked internal in connect-es: the version is pinned and
- * test/transcode/connect-exports.unit.test.ts fails if its shape changes (docs/architecture.md).
+ * test/transcode/connect-exports.unit.test.ts fails if its shape changes (docs/architecture.md
+ * "Exceptions").
  */
 export function createDispatch(options: DispatchOptions): Dispatch {
   const registered = new Map<DescMethod, { spec: UnarySpec; interceptors: Interceptor[] }>();
