@@ -74,8 +74,8 @@ export function createDispatch(options: DispatchOptions): Dispatch {
     },
   };
   options.routes(recorder);
-  // Released with a reason of our own: without one, every call would build a DOMException with
-  // its stack just to release the context's signal (docs/performance.md "The read path").
+  // The context is released with a reason of our own: without one, every call would build a
+  // DOMException and its stack trace that nobody reads.
   const completed = new ConnectError("call completed", Code.Canceled);
 
   const call = async ({ method, request, httpRequest, contextValues, httpResponse }: DispatchCall) => {
