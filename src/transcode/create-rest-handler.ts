@@ -4,23 +4,17 @@ import { file_google_rpc_error_details } from "../../gen/google/rpc/error_detail
 import { file_google_rpc_status } from "../../gen/google/rpc/status_pb.js";
 import { bindRequest } from "./bind-request.js";
 import { ACCEPTED_CODINGS, decodeBody, NO_CODINGS, requestCodings } from "./content-coding.js";
-import type { Dispatch } from "./dispatch.js";
+import { createDispatch, type DispatchOptions } from "./dispatch.js";
 import { isJsonContentType, parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
 import { renderResponseText } from "./render.js";
 import { RenderedJson, type RestRequest, type RestResponse, sendJson } from "./respond.js";
-import { kRestCall } from "./rest-call-key.js";
 import { createRouteTable, type Route } from "./route-table.js";
 import { errorToStatus } from "./status-json.js";
 
-export interface RestHandlerOptions {
-  /**
-   * How calls reach the implementations, with the interceptors every protocol runs:
-   * `createImplementationDispatch({ routes, ...routerOptions })` (fast, the default choice) or
-   * `createRouterDispatch({ router })` (a Connect hop through a router, public APIs only).
-   */
-  readonly dispatch: Dispatch;
-  /** Services whose `google.api.http` rules become routes. Default: every service dispatched. */
+/** `routes`, `interceptors` and `shutdownSignal` are the ones given to connectNodeAdapter. */
+export interface RestHandlerOptions extends DispatchOptions {
+  /** Services whose `google.api.http` rules become routes. Default: every service `routes` registers. */
   readonly services?: readonly DescService[];
   /** Extra types for `Any` fields and error details; google.rpc error details are always known. */
   readonly registry?: Registry;
@@ -47,7 +41,7 @@ export type RestHandler = (req: RestRequest, res: RestResponse) => void;
  * it. Routes are compiled and checked for conflicts here, once; this throws on a bad rule.
  */
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
-  const { dispatch } = options;
+  const dispatch = createDispatch(options);
   const services = options.services ?? [...new Set([...dispatch.methods].map((m) => m.parent))];
   const table = createRouteTable(services);
   for (const { method } of table.routes) {
@@ -104,7 +98,6 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return sendJson(req, res, { status: 415, body, header, close });
     }
     const contextValues = options.contextValues?.(req) ?? createContextValues();
-    contextValues.set(kRestCall, { httpMethod: route.httpMethod, pathTemplate: route.template.source });
     if (options.beforeBody) {
       try {
         await options.beforeBody({ route, contextValues });
@@ -134,7 +127,13 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       query: q < 0 ? "" : url.slice(q + 1),
       registry,
     });
-    const result = await dispatch.call({ route, request, httpRequest: req, contextValues, httpResponse: res });
+    const result = await dispatch.call({
+      method: route.method,
+      request,
+      httpRequest: req,
+      contextValues,
+      httpResponse: res,
+    });
     if (!result.ok) return fail(req, res, result.error, { header: result.header });
     const body = new RenderedJson(renderResponseText(route, result.message, registry));
     sendJson(req, res, { status: 200, body, header: result.header });

@@ -1,122 +1,128 @@
 import type { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
-import { type DescMethod, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
-import { ConnectError, type ConnectRouter, type ContextValues } from "@connectrpc/connect";
-import { createAsyncIterable, type UniversalHandler } from "@connectrpc/connect/protocol";
-import { codeFromHttpStatus, errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
+import type { DescMethod, Message } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  type ContextValues,
+  createHandlerContext,
+  createMethodImplSpec,
+  createServiceImplSpec,
+  type Interceptor,
+  type MethodImplSpec,
+} from "@connectrpc/connect";
+import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import { onClientGone, type RestResponse } from "./respond.js";
-import type { Route } from "./route-table.js";
+
+export interface DispatchOptions {
+  /** The same function given to connectNodeAdapter's `routes`: registers the implementations. */
+  readonly routes: (router: ConnectRouter) => void;
+  /** The adapter's interceptors, run first to last; a service's own option replaces them, as in a router. */
+  readonly interceptors?: Interceptor[];
+  /** As the adapter's: aborts the signal of every call in progress. */
+  readonly shutdownSignal?: AbortSignal;
+}
 
 export interface DispatchCall {
-  readonly route: Route;
+  readonly method: DescMethod;
   readonly request: Message;
   readonly httpRequest: IncomingMessage | Http2ServerRequest;
-  readonly contextValues: ContextValues | undefined;
+  readonly contextValues: ContextValues;
   /** The reply being written: its early "close" means the client went away. */
   readonly httpResponse: RestResponse;
 }
 
-/** Headers are the implementation's and interceptors' response headers, minus protocol ones. */
+/** Headers are the implementation's and interceptors' response headers and trailers. */
 export type DispatchResult =
   | { readonly ok: true; readonly message: Message; readonly header: Headers }
   | { readonly ok: false; readonly error: unknown; readonly header: Headers };
 
-/** How a bound request reaches the implementation; swappable, the REST layer only calls it. */
 export interface Dispatch {
-  /** Methods this dispatch can run: a route to any other method fails start-up. */
+  /** Unary methods registered by `routes`: a route to any other method fails start-up. */
   readonly methods: ReadonlySet<DescMethod>;
   call(call: DispatchCall): Promise<DispatchResult>;
 }
 
-export interface RouterDispatchOptions {
-  /** A router holding the implementations, built with the same options as the adapter's. */
-  readonly router: ConnectRouter;
-}
-
-// Headers that describe the client's HTTP message, not the call; the synthesized request
-// sets its own framing, and without Accept-Encoding the reply comes back uncompressed.
-const hopHeaders = new Set([
-  "content-type",
-  "content-length",
-  "content-encoding",
-  "accept-encoding",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-  "te",
-  "upgrade",
-  "http2-settings",
-  "connect-protocol-version",
-  "connect-content-encoding",
-  "connect-accept-encoding",
-]);
+type UnarySpec = MethodImplSpec & { kind: "unary" };
 
 /**
- * Dispatch through the very universal handlers the Connect, gRPC and gRPC-web protocols use, so
- * interceptors and request gates run for REST too. The hop is a Connect unary call in binary
- * (cheaper than JSON both ways; the REST layer does its own ProtoJSON). Public connect-es APIs
- * only, but it pays a whole Connect request per call: measured at about 1.0x the throughput of a
- * trivial Connect handler (createImplementationDispatch: about 2x), so `createImplementationDispatch` is the default in production.
+ * Runs a REST call as connect-es's own protocol handlers run a unary call: a HandlerContext from
+ * `createHandlerContext`, the implementation behind the interceptors by `invokeUnaryImplementation`
+ * (STYLE.md "Choices to weigh": one decode and one encode, no Connect request in between). The
+ * latter is marked internal in connect-es: the version is pinned and
+ * test/transcode/connect-exports.unit.test.ts fails if its shape changes (docs/architecture.md
+ * "Exceptions").
  */
-export function createRouterDispatch(options: RouterDispatchOptions): Dispatch {
-  const handlers = new Map<DescMethod, UniversalHandler>();
-  for (const handler of options.router.handlers) {
-    if (handler.protocolNames.includes("connect")) handlers.set(handler.method, handler);
-  }
-  const run = async (call: DispatchCall): Promise<DispatchResult> => {
-    const method = call.route.method;
-    const handler = handlers.get(method) as UniversalHandler;
-    const header = requestHeaders(call.httpRequest);
-    const controller = new AbortController();
-    onClientGone(call.httpResponse, (reason) => controller.abort(reason));
-    const response = await handler({
-      httpVersion: call.httpRequest.httpVersion,
-      url: `http://${header.get("host") ?? "localhost"}${handler.requestPath}`,
-      method: "POST",
-      header,
-      body: createAsyncIterable([toBinary(method.input, call.request)]),
-      signal: controller.signal,
-      contextValues: call.contextValues,
-    });
-    const bytes = await readAll(response.body);
-    const responseHeader = callHeaders(response.header);
-    if (response.status === 200) {
-      return { ok: true, message: fromBinary(method.output, bytes), header: responseHeader };
+export function createDispatch(options: DispatchOptions): Dispatch {
+  const registered = new Map<DescMethod, { spec: UnarySpec; interceptors: Interceptor[] }>();
+  const add = (spec: MethodImplSpec, extra: { interceptors?: Interceptor[] } | undefined) => {
+    // Streaming methods have no http rule the route table accepts; only unary ones are kept.
+    if (spec.kind === "unary") {
+      registered.set(spec.method, { spec, interceptors: extra?.interceptors ?? options.interceptors ?? [] });
     }
-    const fallback = new ConnectError(`HTTP ${response.status}`, codeFromHttpStatus(response.status));
-    let error = fallback;
-    try {
-      error = errorFromJsonBytes(bytes, undefined, fallback);
-    } catch {
-      // Not a Connect error body (cannot happen for a unary Connect handler): keep the fallback.
-    }
-    return { ok: false, error, header: responseHeader };
   };
-  return { methods: new Set(handlers.keys()), call: run };
+  const recorder: ConnectRouter = {
+    handlers: [],
+    service(service, implementation, extra) {
+      for (const spec of Object.values(createServiceImplSpec(service, implementation).methods)) add(spec, extra);
+      return recorder;
+    },
+    rpc(method, implementation, extra) {
+      add(createMethodImplSpec(method, implementation), extra);
+      return recorder;
+    },
+  };
+  options.routes(recorder);
+  // The context is released with a reason of our own: without one, every call would build a
+  // DOMException and its stack trace that nobody reads.
+  const completed = new ConnectError("call completed", Code.Canceled);
+
+  const call = async ({ method, request, httpRequest, contextValues, httpResponse }: DispatchCall) => {
+    const { spec, interceptors } = registered.get(method) as { spec: UnarySpec; interceptors: Interceptor[] };
+    const context = createHandlerContext({
+      service: method.parent,
+      method,
+      protocolName: "rest",
+      // Interceptors and the implementation see the client's own method and URL.
+      requestMethod: httpRequest.method ?? "GET",
+      url: `http://${httpRequest.headers.host ?? "localhost"}${httpRequest.url ?? "/"}`,
+      requestHeader: headerEntries(httpRequest),
+      shutdownSignal: options.shutdownSignal,
+      contextValues,
+    });
+    onClientGone(httpResponse, context.abort);
+    try {
+      const message = await invokeUnaryImplementation(spec, context, request, interceptors);
+      return { ok: true, message, header: appendAll(context.responseHeader, context.responseTrailer) } as const;
+    } catch (error) {
+      context.abort(error);
+      const header = appendAll(context.responseHeader, context.responseTrailer);
+      // As connect-es answers for its protocols: an error's own metadata travels as headers.
+      if (error instanceof ConnectError) appendAll(header, error.metadata);
+      return { ok: false, error, header } as const;
+    } finally {
+      context.abort(completed);
+    }
+  };
+  return { methods: new Set(registered.keys()), call };
 }
 
-function requestHeaders(req: IncomingMessage | Http2ServerRequest): Headers {
-  const header = new Headers();
+// Node's header object as the entries a Headers is made of, without HTTP/2's pseudo-headers.
+function headerEntries(req: DispatchCall["httpRequest"]): [string, string][] {
+  const entries: [string, string][] = [];
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(":") || hopHeaders.has(name)) continue;
-    if (Array.isArray(value)) for (const v of value) header.append(name, v);
-    else header.set(name, value);
+    if (value === undefined || name.startsWith(":")) continue;
+    if (Array.isArray(value)) for (const v of value) entries.push([name, v]);
+    else entries.push([name, value]);
   }
-  header.set("content-type", "application/proto");
-  return header;
+  return entries;
 }
 
-function callHeaders(source: Headers | undefined): Headers {
-  const header = new Headers();
-  source?.forEach((value, name) => {
-    if (!hopHeaders.has(name)) header.append(name, value);
+// Unary REST has no trailers: the implementation's trailers join its headers.
+function appendAll(header: Headers, more: Headers): Headers {
+  more.forEach((value, name) => {
+    header.append(name, value);
   });
   return header;
-}
-
-async function readAll(body: AsyncIterable<Uint8Array> | undefined): Promise<Uint8Array> {
-  if (body === undefined) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }

@@ -6,7 +6,6 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { createRestHandler } from "../../src/transcode/create-rest-handler.js";
-import { createImplementationDispatch } from "../../src/transcode/implementation-dispatch.js";
 import { type Book, BookSchema, LibraryService } from "./gen/transcode/test/v1/library_pb.js";
 
 // The whole transcoder (route table, binding, rendering, google.rpc.Status) over the test protos
@@ -70,7 +69,7 @@ let base: string;
 
 beforeAll(async () => {
   const rest = createRestHandler({
-    dispatch: createImplementationDispatch({ routes: (router) => router.service(LibraryService, library) }),
+    routes: (router) => router.service(LibraryService, library),
     onInternalError: () => {},
   });
   server = http.createServer(rest);
