@@ -27,7 +27,7 @@ const OPENAPI = "GET /openapi.json HTTP/1.1\r\nhost: x\r\n\r\n";
 const SLOW_BODY_HEAD =
   "POST /v1/public/funding:get HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n";
 
-describe("slow and idle clients (issue 9)", () => {
+describe("slow and idle clients", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: TIMEOUTS });
@@ -209,7 +209,7 @@ describe("slow and idle clients (issue 9)", () => {
   });
 });
 
-describe("connection caps (issue 9)", () => {
+describe("connection caps", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { MAX_CONNECTIONS: "5", MAX_CONNECTIONS_PER_ADDRESS: "3" } });
@@ -249,7 +249,7 @@ describe("connection caps (issue 9)", () => {
   });
 });
 
-describe("slow clients over TLS (issue 9)", () => {
+describe("slow clients over TLS", () => {
   const policy: ConnectionPolicy = {
     headersTimeoutMs: 400,
     requestTimeoutMs: 600,
