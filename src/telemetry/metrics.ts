@@ -1,9 +1,19 @@
 import { Code } from "@connectrpc/connect";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { PurchaseMetrics } from "../services/purchase-metrics.js";
-import { createScrapeGauges, type ScrapeSources } from "./scrape-gauges.js";
+import type { Backlog } from "../store/backlog.js";
+import type { PoolStats } from "../store/open-database.js";
 
-export type { ScrapeSources } from "./scrape-gauges.js";
+/** What a scrape reads at that moment, besides the counters kept as calls happen. */
+export interface ScrapeSources {
+  backlog: () => Promise<Backlog>;
+  /** Absent with the embedded database: then no pool series is exposed at all. */
+  poolStats?: () => PoolStats;
+  /** With REDIS_URL only: true while the shared Redis store answers, false while counting in memory. */
+  rateLimitStoreUp?: () => boolean;
+  now: () => Date;
+  onScrapeError: (error: unknown) => void;
+}
 
 export type PlatformOutcome = "ok" | "refused" | "unavailable";
 /**
@@ -29,11 +39,6 @@ export interface Metrics extends PurchaseMetrics {
 }
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-interface Timed {
-  total: Counter.Internal;
-  seconds: Histogram.Internal<string>;
-}
 
 /**
  * Every series of docs/deploy.md "Metrics and alerts" on a registry of this app's own (no
@@ -152,7 +157,7 @@ function kept<T>(make: (key: string) => T): (key: string) => T {
   };
 }
 
-function timed(total: Counter, seconds: Histogram, labels: string[]): Timed {
+function timed(total: Counter, seconds: Histogram, labels: string[]) {
   return { total: total.labels(...labels), seconds: seconds.labels(...labels) };
 }
 
@@ -163,3 +168,88 @@ const CODE_LABELS = new Map<Code | "ok", string>([
     .filter((code) => typeof code === "number")
     .map((code): [Code, string] => [code, Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()]),
 ]);
+
+/**
+ * The gauges of docs/deploy.md "Metrics and alerts" read at a scrape, on `registry`; the
+ * function returned sets them all from their sources (one backlog query a scrape).
+ */
+function createScrapeGauges(sources: ScrapeSources, registry: Registry): () => Promise<void> {
+  const registers = [registry];
+  // Only with Redis configured, like the pool below: an unlabelled gauge reads 0 from the start.
+  const storeUp = sources.rateLimitStoreUp && {
+    read: sources.rateLimitStoreUp,
+    gauge: new Gauge({
+      name: "encore_rate_limit_store_up",
+      help: "1 while the shared Redis rate-limit store answers, 0 while counting in memory (per replica); absent without REDIS_URL.",
+      registers,
+    }),
+  };
+  // Only with a pool: a 0 "waiting" on the embedded database would claim a pool that is not there.
+  const pool = sources.poolStats && {
+    read: sources.poolStats,
+    connections: new Gauge({
+      name: "encore_db_pool_connections",
+      help: "PostgreSQL pool connections by state (total, idle); absent with the embedded database.",
+      labelNames: ["state"] as const,
+      registers,
+    }),
+    waiting: new Gauge({
+      name: "encore_db_pool_waiting_requests",
+      help: "Queries waiting for a free PostgreSQL pool connection; absent with the embedded database.",
+      registers,
+    }),
+  };
+  const unsettled = new Gauge({
+    name: "encore_purchases_unsettled",
+    help: "Purchases begun and not final yet, by state (all replicas: read from the database).",
+    labelNames: ["state"] as const,
+    registers,
+  });
+  const oldestAuthorized = new Gauge({
+    name: "encore_purchase_oldest_authorized_age_seconds",
+    help: "Age (since begin) of the oldest purchase the platform approved that is not settled yet; 0 when none.",
+    registers,
+  });
+  const verifying = new Gauge({
+    name: "encore_verification_backlog",
+    help: "Campaigns waiting for background verification (spec 3.2).",
+    registers,
+  });
+  const oldestVerifying = new Gauge({
+    name: "encore_verification_oldest_age_seconds",
+    help: "How long the longest-waiting campaign in verification has waited; 0 when none.",
+    registers,
+  });
+  const backlogUp = new Gauge({
+    name: "encore_backlog_read_up",
+    help: "1 when this scrape read the backlog gauges from the database, 0 when it could not (they are then stale).",
+    registers,
+  });
+
+  return async () => {
+    if (pool) {
+      const stats = pool.read();
+      pool.connections.set({ state: "total" }, stats.total);
+      pool.connections.set({ state: "idle" }, stats.idle);
+      pool.waiting.set(stats.waiting);
+    }
+    if (storeUp) storeUp.gauge.set(storeUp.read() ? 1 : 0);
+    try {
+      const backlog = await sources.backlog();
+      const now = sources.now();
+      unsettled.set({ state: "INITIATED" }, backlog.unsettled.INITIATED);
+      unsettled.set({ state: "AUTHORIZED" }, backlog.unsettled.AUTHORIZED);
+      oldestAuthorized.set(ageSeconds(backlog.oldestAuthorized, now));
+      verifying.set(backlog.verifying);
+      oldestVerifying.set(ageSeconds(backlog.oldestVerifying, now));
+      backlogUp.set(1);
+    } catch (error) {
+      backlogUp.set(0);
+      sources.onScrapeError(error);
+    }
+  };
+}
+
+function ageSeconds(since: Date | null, now: Date): number {
+  return since === null ? 0 : Math.max(0, (now.getTime() - since.getTime()) / 1000);
+}
