@@ -99,6 +99,9 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
   const responded = (conn: Connection) => {
     conn.inFlight -= 1;
     if (conn.inFlight > 0) return;
+    // The send timeout ends with the last response: an idle connection is the idle deadline's
+    // (over TLS, no keep-alive timer of Node's takes the socket's timeout over).
+    if (!conn.session) conn.socket.setTimeout(0);
     // An HTTP/1.1 response may still be on its way out: end after it, never cut it.
     if (draining && !conn.session) endAfterWrites(conn.socket);
     else if (draining) closeIdle(conn);
