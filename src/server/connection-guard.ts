@@ -2,6 +2,7 @@ import type http from "node:http";
 import http2 from "node:http2";
 import type net from "node:net";
 import type { Config } from "../config.js";
+import { createDeadlineSweep } from "./deadline-sweep.js";
 
 /** The listener's timeouts and connection caps, as configured (config.ts `connections`). */
 export type ConnectionPolicy = Config["connections"];
@@ -27,80 +28,55 @@ export interface ConnectionGuard {
 interface Connection {
   /** The socket requests are read from: the TCP socket, or over TLS its TLS socket. */
   socket: net.Socket;
-  address: string;
   session: http2.ServerHttp2Session | undefined;
   inFlight: number;
   /** While no request is in flight: when the connection closes, idle or without headers. */
   idleUntil: number;
-  /** HTTP/1.1 while a request is in flight: what the socket had not sent at the last look... */
-  unsent: number;
-  /** ...and since when that amount has not moved. */
-  unsentSince: number;
 }
 
-const kConnection = Symbol("connection");
 const GOAWAY_GRACE_MS = 500;
-type Tagged = net.Socket & { [kConnection]?: Connection };
 
 /**
- * Keeps slow and idle clients from holding the listener: the front sockets are handed
- * to Node's HTTP servers by `emit('connection')`, so Node's own headers and request timeouts
- * never start there, and a socket that never sends a byte would wait forever. Each connection
- * has one deadline while no request is in flight (headers before the first request, idle after
- * it), each request one until its body has arrived, and each response one while the client
- * takes none of it (sendTimeoutMs). The caps refuse a connection at accept.
- *
- * The deadlines are numbers, looked at by one sweep a listener (as Node's own HTTP server checks
- * its connections): a timer made and cleared per request and per idle spell was a few
- * microseconds of every call. A deadline is kept to within a sweep's interval, a quarter of
- * the shortest timeout and at most a second; no deadline is ever kept early, and time in which
- * the service itself did not run is not counted.
+ * Keeps slow and idle clients from holding the listener: the front sockets are handed to Node's
+ * HTTP servers by `emit('connection')`, so Node's own headers and request timeouts never start
+ * there, and a socket that never sends a byte would wait forever. Each connection has one
+ * deadline while no request is in flight (headers before the first request, idle after it), each
+ * request one until its body has arrived (both looked at by one sweep a listener:
+ * deadline-sweep.ts), and each response Node's own send timeout (sendTimeoutMs) while the client
+ * takes none of it. The caps refuse a connection at accept.
  */
 export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard {
   const open = new Set<Connection>();
   const perAddress = new Map<string, number>();
-  // Over TLS the TLS socket is a new object; it is matched to its TCP socket by the peer's port.
-  const handshaking = new Map<string, Connection>();
+  // The TLS socket and an HTTP/2 session's socket (a proxy) are other objects than the TCP
+  // socket admitted: they are matched to its connection by the peer's address and port.
+  const byPeer = new Map<string, Connection>();
+  const bySocket = new WeakMap<net.Socket, Connection>();
+  const bySession = new WeakMap<http2.Http2Session, Connection>();
   /** Requests whose bodies may still be coming, with when they must have arrived. */
   const receiving = new Map<Req, number>();
   let draining = false;
   let drained: (() => void) | undefined;
 
-  const sweepEveryMs = sweepInterval(policy);
-  let sweeping: NodeJS.Timeout | undefined;
-  let lastSweep = 0;
-  const sweep = () => {
-    const now = performance.now();
-    // A sweep this late means the service's own thread did not run (a long collection, a starved
-    // core): nothing a client sent could be read, nor anything sent to it, and the sweep runs
-    // before the bytes waiting in the kernel are. The deadlines move on by that time rather than
-    // count it against the clients.
-    const stalledMs = now - lastSweep - sweepEveryMs;
-    if (stalledMs > sweepEveryMs) postpone(stalledMs);
-    lastSweep = now;
-    for (const [req, deadline] of receiving) {
-      if (now < deadline) continue;
-      receiving.delete(req);
-      // A body that arrived but is not read (a GET's) never ends: the request is left alone.
-      if (!bodyArrived(req)) abandon(req);
-    }
-    for (const conn of open) {
-      if (now >= conn.idleUntil) closeIdle(conn);
-      // HTTP/1.1 alone: an HTTP/2 stream has its own send timeout (request, below).
-      else if (conn.inFlight > 0 && !conn.session) watchUnsent(conn, now);
-    }
-  };
+  const sweep = createDeadlineSweep(sweepInterval(policy), {
+    check(now) {
+      for (const [req, deadline] of receiving) {
+        if (now < deadline) continue;
+        receiving.delete(req);
+        // A body that arrived but is not read (a GET's) never ends: the request is left alone.
+        if (!bodyArrived(req)) abandon(req);
+      }
+      for (const conn of open) {
+        if (now >= conn.idleUntil) closeIdle(conn);
+        else if (conn.inFlight > 0 && !conn.session) pauseWhileBacked(conn.socket);
+      }
+    },
+    postpone(ms) {
+      for (const [req, deadline] of receiving) receiving.set(req, deadline + ms);
+      for (const conn of open) conn.idleUntil += ms;
+    },
+  });
 
-  const postpone = (ms: number) => {
-    for (const [req, deadline] of receiving) receiving.set(req, deadline + ms);
-    for (const conn of open) {
-      conn.idleUntil += ms;
-      conn.unsentSince += ms;
-    }
-  };
-  const arm = (conn: Connection, ms: number) => {
-    conn.idleUntil = performance.now() + ms;
-  };
   const closeIdle = (conn: Connection) => {
     conn.idleUntil = Number.POSITIVE_INFINITY;
     const { session } = conn;
@@ -114,24 +90,21 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
     session.close();
     setTimeout(() => conn.socket.destroy(), GOAWAY_GRACE_MS).unref();
   };
-  // HTTP/1.1 while a request is in flight: a client that stops reading holds its
-  // responses, and the connection, for good otherwise. What the socket has not sent must go down
-  // within sendTimeoutMs; a handler still working has nothing unsent and is left alone.
-  // Only bytes going out count: a client that keeps writing while it does not read is closed
-  // too (over TLS its bytes are still read, which would keep Node's socket timeout from firing).
-  const watchUnsent = (conn: Connection, now: number) => {
-    const unsent = unsentBytes(conn.socket);
-    if (unsent === 0 || unsent !== conn.unsent) {
-      conn.unsent = unsent;
-      conn.unsentSince = now;
-    } else if (now - conn.unsentSince >= policy.sendTimeoutMs) {
-      conn.socket.destroy();
-    }
+  const connectionOf = (req: Req) => {
+    if (!("stream" in req)) return bySocket.get(req.socket);
+    const { session } = req.stream;
+    return session && bySession.get(session);
   };
-  const settle = (conn: Connection) => {
+  const responded = (conn: Connection) => {
+    conn.inFlight -= 1;
     if (conn.inFlight > 0) return;
-    if (draining) closeIdle(conn);
-    else arm(conn, conn.session ? policy.http2IdleTimeoutMs : policy.keepAliveTimeoutMs);
+    // The send timeout ends with the last response: an idle connection is the idle deadline's
+    // (over TLS, no keep-alive timer of Node's takes the socket's timeout over).
+    if (!conn.session) conn.socket.setTimeout(0);
+    // An HTTP/1.1 response may still be on its way out: end after it, never cut it.
+    if (draining && !conn.session) endAfterWrites(conn.socket);
+    else if (draining) closeIdle(conn);
+    else conn.idleUntil = performance.now() + (conn.session ? policy.http2IdleTimeoutMs : policy.keepAliveTimeoutMs);
   };
 
   return {
@@ -143,96 +116,61 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
       }
       const conn: Connection = {
         socket,
-        address,
         session: undefined,
         inFlight: 0,
         idleUntil: performance.now() + policy.headersTimeoutMs,
-        unsent: 0,
-        unsentSince: 0,
       };
-      (socket as Tagged)[kConnection] = conn;
       open.add(conn);
       perAddress.set(address, fromAddress + 1);
       // Read now: a closed socket no longer knows its peer.
-      const key = peerKey(socket);
-      handshaking.set(key, conn);
-      if (sweeping === undefined) {
-        lastSweep = performance.now();
-        sweeping = setInterval(sweep, sweepEveryMs);
-        sweeping.unref();
-      }
+      const peer = peerKey(socket);
+      byPeer.set(peer, conn);
+      bySocket.set(socket, conn);
+      sweep.start();
       socket.once("close", () => {
         open.delete(conn);
-        if (open.size === 0) {
-          clearInterval(sweeping);
-          sweeping = undefined;
-          drained?.();
-        }
-        handshaking.delete(key);
+        if (byPeer.get(peer) === conn) byPeer.delete(peer);
         const left = (perAddress.get(address) ?? 1) - 1;
         if (left === 0) perAddress.delete(address);
         else perAddress.set(address, left);
+        if (open.size > 0) return;
+        sweep.stop();
+        drained?.();
       });
     },
     secured(tlsSocket) {
-      const key = peerKey(tlsSocket);
-      const conn = handshaking.get(key);
-      handshaking.delete(key);
+      const conn = byPeer.get(peerKey(tlsSocket));
       if (!conn) return;
-      (tlsSocket as Tagged)[kConnection] = conn;
+      bySocket.set(tlsSocket, conn);
       conn.socket = tlsSocket;
     },
     session(session) {
-      // session.socket is a proxy that forwards property reads to the connection's socket.
-      const conn = (session.socket as Tagged)[kConnection];
+      const conn = byPeer.get(peerKey(session.socket));
       if (!conn) return;
+      bySession.set(session, conn);
       conn.session = session;
       if (draining) session.close();
     },
     request(req, res) {
       const conn = connectionOf(req);
       if (!conn) return;
-      const now = performance.now();
-      if (conn.inFlight === 0) {
-        conn.idleUntil = Number.POSITIVE_INFINITY;
-        conn.unsent = 0;
-        conn.unsentSince = now;
-      }
       conn.inFlight += 1;
+      conn.idleUntil = Number.POSITIVE_INFINITY;
       if (draining && req.httpVersionMajor === 1) res.setHeader("connection", "close");
-      receiving.set(req, now + policy.requestTimeoutMs);
-      // Out of the map once its body is in, not only at the response: held here to the end,
-      // the calls' objects were promoted out of V8's young generation under the purchase load
-      // (the hot campaign's RSS grew 4.5 MB a second instead of 0.5; docs/performance.md,
-      // "Counters and deadlines without per-call work").
+      receiving.set(req, performance.now() + policy.requestTimeoutMs);
+      // Out of the map once its body is in, not only at the response: held here to the end, the
+      // calls' objects were promoted out of V8's young generation under the purchase load
+      // (docs/performance.md, "Counters and deadlines without per-call work").
       req.once("end", () => receiving.delete(req));
-      // A reply sent before the request ended (a refusal of an oversized body): over HTTP/2
-      // the client may be stuck on flow control, pushing a body nobody reads; CANCEL tells it
-      // to stop, after the reply it already has (RFC 9113 8.1). Node's compatibility layer
-      // sends the trailers in its own 'wantTrailers' listener, which runs before this one.
-      if ("stream" in req) {
-        req.stream.once("wantTrailers", () => {
-          setImmediate(() => req.complete || req.stream.close(http2.constants.NGHTTP2_CANCEL));
-        });
-      }
-      // A client that stops reading its responses would hold a stream for good.
-      // Node's stream timeout counts only this stream's frames going out as activity, so it
-      // fires after sendTimeoutMs in which none of its response went out, however busy the
-      // session; a handler still working has nothing to send and is left alone.
-      if ("stream" in req) {
-        res.setTimeout(policy.sendTimeoutMs, () => {
-          if (stalled(req.stream)) abandon(req);
-        });
-      }
+      if ("stream" in req) cancelAfterEarlyReply(req);
+      // A client that stops reading its responses would hold them, and its stream or
+      // connection, for good. Node's timeout of a response fires once its socket (HTTP/1.1) or
+      // stream (HTTP/2) has moved nothing for sendTimeoutMs, the kernel taking part of a large
+      // write counting as a move; a handler still working has nothing unsent and is left alone.
+      res.setTimeout(policy.sendTimeoutMs, () => unsent(req, res) && abandon(req));
       res.once("close", () => {
         receiving.delete(req);
-        conn.inFlight -= 1;
-        // An HTTP/1.1 response may still be on its way out: end after it, never cut it.
-        if (draining && !conn.session) {
-          if (conn.inFlight === 0) endAfterWrites(conn.socket);
-        } else {
-          settle(conn);
-        }
+        responded(conn);
       });
     },
     drain() {
@@ -265,9 +203,14 @@ function sweepInterval(policy: ConnectionPolicy): number {
   return Math.min(1000, Math.max(10, Math.floor(shortest / 4)));
 }
 
-function connectionOf(req: Req): Connection | undefined {
-  if ("stream" in req) return (req.stream.session?.socket as Tagged | undefined)?.[kConnection];
-  return (req.socket as Tagged)[kConnection];
+// A reply sent before the request ended (a refusal of an oversized body): over HTTP/2 the
+// client may be stuck on flow control, pushing a body nobody reads; CANCEL tells it to stop,
+// after the reply it already has (RFC 9113 8.1). Node's compatibility layer sends the trailers
+// in its own 'wantTrailers' listener, which runs before this one.
+function cancelAfterEarlyReply(req: http2.Http2ServerRequest): void {
+  req.stream.once("wantTrailers", () => {
+    setImmediate(() => req.complete || req.stream.close(http2.constants.NGHTTP2_CANCEL));
+  });
 }
 
 // A request whose body has not arrived in time, or whose response is not taken: its stream is
@@ -277,15 +220,23 @@ function abandon(req: Req): void {
   else req.socket.destroy();
 }
 
-/**
- * What the socket has not handed to the kernel yet: its buffer, and what is left of the write
- * in progress. The buffer counts a write whole until all of it is out, so a client reading one
- * large response slowly would look stuck by the buffer alone; libuv's `writeQueueSize` falls as
- * the kernel takes each part (Node's own socket timeout reads it for the same reason).
- */
-function unsentBytes(socket: net.Socket): number {
-  const handle = (socket as net.Socket & { _handle?: { writeQueueSize?: number } | null })._handle;
-  return socket.writableLength + (handle?.writeQueueSize ?? 0);
+// Response bytes the client has not taken. HTTP/1.1: any still buffered (the response's own and
+// its socket's). HTTP/2: more than the stream's buffer holds, or all of them handed over
+// (ended) but not yet out.
+function unsent(req: Req, res: Res): boolean {
+  if (!("stream" in req)) return res.writableLength > 0;
+  const { stream } = req;
+  return stream.writableNeedDrain || (stream.writableEnded && !stream.writableFinished);
+}
+
+// HTTP/1.1: while a response waits on a client that does not take it, nothing more is read from
+// that client until it drains (as Node's HTTP server does when a pipelined request arrives then),
+// so only bytes going out count against its send timeout: a client that keeps writing while it
+// does not read is closed too.
+function pauseWhileBacked(socket: net.Socket): void {
+  if (!socket.writableNeedDrain || socket.isPaused()) return;
+  socket.pause();
+  socket.once("drain", () => socket.resume());
 }
 
 function endAfterWrites(socket: net.Socket): void {
@@ -297,12 +248,6 @@ function endAfterWrites(socket: net.Socket): void {
   // Destroyed once written, whether or not the peer ever closes its side.
   socket.once("finish", () => socket.destroy());
   socket.end();
-}
-
-// A stream with response bytes the client has not taken: more than its buffer holds, or all
-// of them handed over (ended) but not yet out.
-function stalled(stream: http2.ServerHttp2Stream): boolean {
-  return stream.writableNeedDrain || (stream.writableEnded && !stream.writableFinished);
 }
 
 // HTTP/1.1: the parser has the whole message, read or not. HTTP/2: only a stream whose

@@ -1,9 +1,8 @@
 import { Code } from "@connectrpc/connect";
-import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { PurchaseMetrics } from "../services/purchase-metrics.js";
 import type { Backlog } from "../store/backlog.js";
 import type { PoolStats } from "../store/open-database.js";
-import { CounterFamily, HistogramFamily } from "./metric-family.js";
 
 /** What a scrape reads at that moment, besides the counters kept as calls happen. */
 export interface ScrapeSources {
@@ -35,89 +34,144 @@ export interface Metrics extends PurchaseMetrics {
   /** The Prometheus text exposition, gauges read from their sources first. */
   scrape(): Promise<string>;
   contentType: string;
-  /** The series themselves, for a worker to answer its primary's aggregated scrape (cluster-primary.ts). */
-  registry: Registry;
 }
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * Every series of docs/deploy.md on a registry of this app's own (no module-level singleton:
- * two apps in one process, as in tests, never share counts).
+ * Every series of docs/deploy.md "Metrics and alerts" on a registry of this app's own (no
+ * module-level singleton: two apps in one process, as in tests, never share counts), as
+ * prom-client's own Counter, Histogram and Gauge. A call counts on the child series of its label
+ * values (prom-client's `labels()`), made the first time and kept, not on a label object.
  */
 export function createMetrics(sources: ScrapeSources): Metrics {
   const registry = new Registry();
-  // The gauges read at a scrape collect through one refresh, whoever asks first (the registry
-  // reads its series all at once): a scrape here, or a primary aggregating its workers'.
-  let refreshing: Promise<void> | undefined;
-  const refreshed = (): Promise<void> => {
-    refreshing ??= refresh().finally(() => {
-      refreshing = undefined;
-    });
-    return refreshing;
-  };
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
-
-  // The series counted as calls happen are families of our own (metric-family.ts), read by the
-  // registry at a scrape; the gauges read at a scrape are prom-client's.
-  const rpcTotal = new CounterFamily({
+  const rpcTotal = new Counter({
     name: "encore_rpc_requests_total",
     help: "RPCs answered, on every protocol (REST, Connect, gRPC, gRPC-web), by method and final code.",
     labelNames: ["method", "code"],
-    registry,
+    registers,
   });
-  const rpcSeconds = new HistogramFamily({
+  const rpcSeconds = new Histogram({
     name: "encore_rpc_duration_seconds",
     help: "Time from the first interceptor to the answer, by method and final code.",
     labelNames: ["method", "code"],
     buckets: DURATION_BUCKETS,
-    registry,
+    registers,
   });
-  const purchasesEnded = new CounterFamily({
+  const purchasesEnded = new Counter({
     name: "encore_purchases_ended_total",
     help: "Purchases this process moved to a final state (spec 3.1), by state and sandbox.",
     labelNames: ["state", "sandbox"],
-    registry,
+    registers,
   });
   // Integer nano-USD, the service's own money unit: no rounding ever. A float64 counter holds
   // integers exactly up to 2^53 nano-USD (about 9 million USD) per process lifetime; the ledger,
   // not this counter, is the record of money.
-  const creditIssued = new CounterFamily({
+  const creditIssued = new Counter({
     name: "encore_credit_issued_nano_usd_total",
     help: "Credit added to projects by player purchases (not sandbox), in nano-USD (1e-9 USD).",
-    registry,
-  }).series({});
-  const creditReversed = new CounterFamily({
+    registers,
+  });
+  const creditReversed = new Counter({
     name: "encore_credit_reversed_nano_usd_total",
     help: "Credit taken back from projects by refunds and chargebacks Steam reported, by reversal kind, in nano-USD.",
     labelNames: ["kind"],
-    registry,
+    registers,
   });
-  const platformTotal = new CounterFamily({
+  const platformTotal = new Counter({
     name: "encore_platform_requests_total",
     help: "HTTP exchanges with a platform (each retry counts), by call and outcome (ok, refused, unavailable).",
     labelNames: ["platform", "call", "outcome"],
-    registry,
+    registers,
   });
-  const platformSeconds = new HistogramFamily({
+  const platformSeconds = new Histogram({
     name: "encore_platform_request_duration_seconds",
     help: "Duration of one HTTP exchange with a platform, by call and outcome.",
     labelNames: ["platform", "call", "outcome"],
     buckets: DURATION_BUCKETS,
-    registry,
+    registers,
   });
-  const rateLimitRefusals = new CounterFamily({
+  const rateLimitRefusals = new Counter({
     name: "encore_rate_limit_refusals_total",
     help: "Calls refused with 429 (spec 8), by limit.",
     labelNames: ["limit"],
-    registry,
+    registers,
   });
-  const auditWriteFailures = new CounterFamily({
+  const auditWriteFailures = new Counter({
     name: "encore_audit_write_failures_total",
     help: "Audit events that could not be written after their call (each logged at error with the event).",
-    registry,
-  }).series({});
+    registers,
+  });
+  const refreshGauges = createScrapeGauges(sources, registry);
+
+  const rpcCalls = kept((key) => timed(rpcTotal, rpcSeconds, key.split("\n")));
+  const platformCalls = kept((key) => timed(platformTotal, platformSeconds, key.split("\n")));
+  const ended = kept((key) => purchasesEnded.labels(...key.split("\n")));
+  const reversed = kept((kind) => creditReversed.labels(kind));
+  const refused = kept((limit) => rateLimitRefusals.labels(limit));
+
+  return {
+    rpc(method, code, seconds) {
+      const child = rpcCalls(`${method}\n${CODE_LABELS.get(code) ?? "unknown"}`);
+      child.total.inc();
+      child.seconds.observe(seconds);
+    },
+    platformCall(platform, call, outcome, seconds) {
+      const child = platformCalls(`${platform}\n${call}\n${outcome}`);
+      child.total.inc();
+      child.seconds.observe(seconds);
+    },
+    rateLimitRefused: (limit) => refused(limit).inc(),
+    auditWriteFailed: () => auditWriteFailures.inc(),
+    purchaseEnded(state, purchase) {
+      ended(`${state}\n${purchase.sandbox}`).inc();
+      // Spec 1.6: a sandbox purchase ends CREDITED but moves no money.
+      if (state === "CREDITED" && !purchase.sandbox) creditIssued.inc(Number(purchase.creditNanos));
+    },
+    creditFromReport: (creditNanos) => creditIssued.inc(Number(creditNanos)),
+    creditReversed: (kind, nanos) => reversed(kind).inc(Number(nanos)),
+    scrape: async () => {
+      await refreshGauges();
+      return registry.metrics();
+    },
+    contentType: registry.contentType,
+  };
+}
+
+/** What `make` gave for each key, made the first time the key is asked for and kept. */
+function kept<T>(make: (key: string) => T): (key: string) => T {
+  const made = new Map<string, T>();
+  return (key) => {
+    let found = made.get(key);
+    if (found === undefined) {
+      found = make(key);
+      made.set(key, found);
+    }
+    return found;
+  };
+}
+
+function timed(total: Counter, seconds: Histogram, labels: string[]) {
+  return { total: total.labels(...labels), seconds: seconds.labels(...labels) };
+}
+
+/** `not_found`, `resource_exhausted`...: the gRPC code names as Prometheus label values. */
+const CODE_LABELS = new Map<Code | "ok", string>([
+  ["ok", "ok"],
+  ...Object.values(Code)
+    .filter((code) => typeof code === "number")
+    .map((code): [Code, string] => [code, Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()]),
+]);
+
+/**
+ * The gauges of docs/deploy.md "Metrics and alerts" read at a scrape, on `registry`; the
+ * function returned sets them all from their sources (one backlog query a scrape).
+ */
+function createScrapeGauges(sources: ScrapeSources, registry: Registry): () => Promise<void> {
+  const registers = [registry];
   // Only with Redis configured, like the pool below: an unlabelled gauge reads 0 from the start.
   const storeUp = sources.rateLimitStoreUp && {
     read: sources.rateLimitStoreUp,
@@ -125,12 +179,9 @@ export function createMetrics(sources: ScrapeSources): Metrics {
       name: "encore_rate_limit_store_up",
       help: "1 while the shared Redis rate-limit store answers, 0 while counting in memory (per replica); absent without REDIS_URL.",
       registers,
-      aggregator: "min",
-      collect: refreshed,
     }),
   };
-  // Only with a pool: an unlabelled gauge reads 0 from the start, and a 0 "waiting" on the
-  // embedded database would claim a pool that is not there.
+  // Only with a pool: a 0 "waiting" on the embedded database would claim a pool that is not there.
   const pool = sources.poolStats && {
     read: sources.poolStats,
     connections: new Gauge({
@@ -138,15 +189,11 @@ export function createMetrics(sources: ScrapeSources): Metrics {
       help: "PostgreSQL pool connections by state (total, idle); absent with the embedded database.",
       labelNames: ["state"] as const,
       registers,
-      aggregator: "sum",
-      collect: refreshed,
     }),
     waiting: new Gauge({
       name: "encore_db_pool_waiting_requests",
       help: "Queries waiting for a free PostgreSQL pool connection; absent with the embedded database.",
       registers,
-      aggregator: "sum",
-      collect: refreshed,
     }),
   };
   const unsettled = new Gauge({
@@ -154,42 +201,29 @@ export function createMetrics(sources: ScrapeSources): Metrics {
     help: "Purchases begun and not final yet, by state (all replicas: read from the database).",
     labelNames: ["state"] as const,
     registers,
-    aggregator: "max",
-    collect: refreshed,
   });
   const oldestAuthorized = new Gauge({
     name: "encore_purchase_oldest_authorized_age_seconds",
     help: "Age (since begin) of the oldest purchase the platform approved that is not settled yet; 0 when none.",
     registers,
-    aggregator: "max",
-    collect: refreshed,
   });
   const verifying = new Gauge({
     name: "encore_verification_backlog",
     help: "Campaigns waiting for background verification (spec 3.2).",
     registers,
-    aggregator: "max",
-    collect: refreshed,
   });
   const oldestVerifying = new Gauge({
     name: "encore_verification_oldest_age_seconds",
     help: "How long the longest-waiting campaign in verification has waited; 0 when none.",
     registers,
-    aggregator: "max",
-    collect: refreshed,
   });
   const backlogUp = new Gauge({
     name: "encore_backlog_read_up",
     help: "1 when this scrape read the backlog gauges from the database, 0 when it could not (they are then stale).",
     registers,
-    aggregator: "min",
-    collect: refreshed,
   });
 
-  const ageSeconds = (since: Date | null, now: Date) =>
-    since === null ? 0 : Math.max(0, (now.getTime() - since.getTime()) / 1000);
-
-  async function refresh(): Promise<void> {
+  return async () => {
     if (pool) {
       const stats = pool.read();
       pool.connections.set({ state: "total" }, stats.total);
@@ -210,49 +244,9 @@ export function createMetrics(sources: ScrapeSources): Metrics {
       backlogUp.set(0);
       sources.onScrapeError(error);
     }
-  }
-
-  return {
-    rpc(method, code, seconds) {
-      const labels = { method, code: code === "ok" ? "ok" : codeName(code) };
-      rpcTotal.series(labels).inc();
-      rpcSeconds.series(labels).observe(seconds);
-    },
-    platformCall(platform, call, outcome, seconds) {
-      const labels = { platform, call, outcome };
-      platformTotal.series(labels).inc();
-      platformSeconds.series(labels).observe(seconds);
-    },
-    rateLimitRefused(limit) {
-      rateLimitRefusals.series({ limit }).inc();
-    },
-    auditWriteFailed() {
-      auditWriteFailures.inc();
-    },
-    purchaseEnded(state, purchase) {
-      purchasesEnded.series({ state, sandbox: String(purchase.sandbox) }).inc();
-      // Spec 1.6: a sandbox purchase ends CREDITED but moves no money.
-      if (state === "CREDITED" && !purchase.sandbox) creditIssued.inc(Number(purchase.creditNanos));
-    },
-    creditFromReport(creditNanos) {
-      creditIssued.inc(Number(creditNanos));
-    },
-    creditReversed(kind, nanos) {
-      creditReversed.series({ kind }).inc(Number(nanos));
-    },
-    scrape: () => registry.metrics(),
-    contentType: registry.contentType,
-    registry,
   };
 }
 
-/** `not_found`, `resource_exhausted`...: the gRPC code names as Prometheus label values. */
-function codeName(code: Code): string {
-  let name = codeNames.get(code);
-  if (name === undefined) {
-    name = (Code[code] ?? "unknown").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
-    codeNames.set(code, name);
-  }
-  return name;
+function ageSeconds(since: Date | null, now: Date): number {
+  return since === null ? 0 : Math.max(0, (now.getTime() - since.getTime()) / 1000);
 }
-const codeNames = new Map<Code, string>();

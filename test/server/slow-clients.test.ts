@@ -27,7 +27,7 @@ const OPENAPI = "GET /openapi.json HTTP/1.1\r\nhost: x\r\n\r\n";
 const SLOW_BODY_HEAD =
   "POST /v1/public/funding:get HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n";
 
-describe("slow and idle clients (issue 9)", () => {
+describe("slow and idle clients", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: TIMEOUTS });
@@ -209,7 +209,7 @@ describe("slow and idle clients (issue 9)", () => {
   });
 });
 
-describe("connection caps (issue 9)", () => {
+describe("connection caps", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { MAX_CONNECTIONS: "5", MAX_CONNECTIONS_PER_ADDRESS: "3" } });
@@ -249,7 +249,7 @@ describe("connection caps (issue 9)", () => {
   });
 });
 
-describe("slow clients over TLS (issue 9)", () => {
+describe("slow clients over TLS", () => {
   const policy: ConnectionPolicy = {
     headersTimeoutMs: 400,
     requestTimeoutMs: 600,
@@ -377,3 +377,35 @@ async function answered(client: RawClient, wanted: number): Promise<number> {
   for (let i = 0; i < 200 && count() < wanted && !client.socket.destroyed; i++) await sleep(25);
   return count();
 }
+
+describe("an idle connection between calls", () => {
+  // A send timeout far shorter than the keep-alive one: it ends with the call's response.
+  const policy: ConnectionPolicy = {
+    headersTimeoutMs: 2_000,
+    requestTimeoutMs: 2_000,
+    keepAliveTimeoutMs: 2_000,
+    http2IdleTimeoutMs: 2_000,
+    sendTimeoutMs: 300,
+    maxConnections: 100,
+    maxConnectionsPerAddress: 100,
+  };
+
+  it.each([
+    ["cleartext", undefined],
+    ["TLS", selfSignedCertificate()],
+  ])("is kept for the keep-alive timeout, not the send timeout, over %s", async (_, tls) => {
+    const listener = createListener({ handler: (_req, res) => res.end("ok\n"), tls, connections: policy });
+    try {
+      const { port } = await listener.listen(0, "127.0.0.1");
+      const client = await openRawClient({ port, ...(tls ? { tls: { alpn: ["http/1.1"] } } : {}) });
+      client.socket.write(HEALTH);
+      expect(await answered(client, 1)).toBe(1);
+      await sleep(900);
+      client.socket.write(HEALTH);
+      expect(await answered(client, 2)).toBe(2);
+      client.destroy();
+    } finally {
+      await listener.close();
+    }
+  });
+});
