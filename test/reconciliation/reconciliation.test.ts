@@ -268,7 +268,7 @@ describe("reconciliation with Steam's report", () => {
     // Two lines (USD 2.50 and 7.50) captured; the service ended the purchase FAILED anyway; the
     // 7.50 line refunded: the player paid for a quarter of the order.
     const purchase = await twoLineOrder(f, s, { creditNanos: CREDIT, amountsCents: [250n, 750n] });
-    expect(await endPurchase(f.db, purchase.id, "FAILED", new Date())).toBe(true);
+    expect(await endPurchase(f.db, { purchaseId: purchase.id, to: "FAILED", now: new Date() })).toBe(true);
     await f.sim.control.setOrderStatus(purchase.orderId, "PartialRefund", undefined, {
       items: [{ itemid: 2, status: "Refunded" }],
     });
