@@ -46,14 +46,15 @@ export async function answerKnownRequest(
   const first = record.purchase;
   if (record.refused || !first) throw refusedAgain(deps, known);
   const same = { campaignKey: known.campaignKey, purchaseId: first.id, orderId: first.orderId };
-  const initTxnOver = first.initTxnEndTime !== null || ranOut(deps, first);
+  // Running on this replica: not over, however long it took.
+  const running = openings.endOf(first.id);
+  const initTxnOver = first.initTxnEndTime !== null || (running === undefined && ranOut(deps, first));
   switch (repeatedBeginAnswer({ state: first.state, opened: first.transId !== null, initTxnOver })) {
     case "same-purchase":
       return { purchase: first.id, orderId: first.orderId };
     case "order-refused":
       throw refusedAgain(deps, known);
     case "opening": {
-      const running = openings.endOf(first.id);
       if (running) return answerOf(deps, await running, same);
       throw unavailable(
         "The first attempt with this requestId is still opening its order; retry with the same requestId.",
