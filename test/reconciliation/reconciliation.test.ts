@@ -1,4 +1,4 @@
-// Issue 15: refunds and chargebacks reconciled from Steam's GetReport, against the simulator
+// docs/settlement.md "Credit from Steam's report": refunds and chargebacks reconciled from Steam's GetReport, against the simulator
 // and PostgreSQL. After every scenario the invariants hold (expectInvariants).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,7 +70,7 @@ describe("reconciliation with Steam's report", () => {
     expect(await balance(s)).toBe(0n);
     const link = await f.db.distributorLink.findUniqueOrThrow({ where: { id: s.linkId } });
     expect(link).toMatchObject({ issuedNanos: CREDIT, reversedNanos: CREDIT, outstandingNanos: 0n });
-    // The game's answer never changes (issue 15).
+    // The game's answer never changes (spec 3.1).
     const again = await f.complete({
       campaignKey: s.campaignKey,
       purchase: purchase.id,
