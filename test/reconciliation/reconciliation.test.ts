@@ -1,5 +1,6 @@
-// docs/settlement.md "Credit from Steam's report": refunds and chargebacks reconciled from Steam's GetReport, against the simulator
-// and PostgreSQL. After every scenario the invariants hold (expectInvariants).
+// docs/settlement.md "Credit from Steam's report": refunds and chargebacks reconciled from
+// Steam's GetReport, against the simulator and PostgreSQL. After every scenario the invariants
+// hold (expectInvariants).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
