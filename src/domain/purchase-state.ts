@@ -1,7 +1,7 @@
 // The purchase state machine of spec 3.1, pure: which platform order status means what, and
-// which moves between our states are allowed. Final states never change. The store's
-// conditional updates take their guards from MOVES_INTO and OPEN_STATES (store/purchase-guards.ts),
-// so this table is what the running code obeys.
+// which moves between our states are allowed. Final states never change. Every SQL guard on a
+// purchase's state is built from the tables here (store/purchase-guards.ts), so they are what the
+// running code obeys.
 
 export type PurchaseState = "INITIATED" | "AUTHORIZED" | "CREDITED" | "CANCELLED" | "FAILED";
 
@@ -37,6 +37,16 @@ export const MOVES_INTO: Readonly<Record<PurchaseState, readonly PurchaseState[]
 export const OPEN_STATES: readonly PurchaseState[] = (Object.keys(MOVES_INTO) as PurchaseState[]).filter((state) =>
   Object.values(MOVES_INTO).some((from) => from.includes(state)),
 );
+
+/** The state begin writes a purchase in: the one no move leads into (nobody has seen it approved). */
+export const START_STATE = "INITIATED" satisfies PurchaseState;
+
+/**
+ * The final states a purchase reaches without payment (spec 3.1: nothing credited); the one
+ * final state with payment is CREDITED.
+ */
+export const UNPAID_ENDS = ["CANCELLED", "FAILED"] as const satisfies readonly PurchaseState[];
+export type UnpaidEnd = (typeof UNPAID_ENDS)[number];
 
 export function isFinal(state: PurchaseState): boolean {
   return !OPEN_STATES.includes(state);
@@ -97,11 +107,28 @@ export function stateAfter<S extends SettlementStep>(step: S): (typeof STATE_AFT
   return STATE_AFTER[step];
 }
 
+/** What a begin repeated with a known requestId is answered (spec 4.3 rule 3, 3.1 last row). */
+export type RepeatedBeginAnswer =
+  /** Its first attempt's order was opened (or the purchase has moved on since): the same purchase. */
+  | "same-purchase"
+  /** It ended without payment: ORDER_REFUSED, so the game never waits for an overlay not coming. */
+  | "order-refused"
+  /** Its InitTxn is still running: the first attempt's own answer, once it has one. */
+  | "opening"
+  /** Its InitTxn ended without an answer: whether the platform has the order is asked (QueryTxn). */
+  | "ask-platform";
+
 /**
- * What a begin repeated with a known requestId is answered (spec 3.1 last row): the same
- * purchase while it can still be paid or has been; ORDER_REFUSED once it ended without payment,
- * so the game never waits for an overlay that is not coming.
+ * The answer from the first attempt's stored purchase: its state, whether the platform's
+ * transaction id is recorded (the order was opened), and whether its InitTxn is over (its end
+ * recorded, or too long ago to be running still).
  */
-export function repeatedBeginAnswer(state: PurchaseState): "same-purchase" | "order-refused" {
-  return state === "CANCELLED" || state === "FAILED" ? "order-refused" : "same-purchase";
+export function repeatedBeginAnswer(first: {
+  state: PurchaseState;
+  opened: boolean;
+  initTxnOver: boolean;
+}): RepeatedBeginAnswer {
+  if ((UNPAID_ENDS as readonly PurchaseState[]).includes(first.state)) return "order-refused";
+  if (first.opened || first.state !== START_STATE) return "same-purchase";
+  return first.initTxnOver ? "ask-platform" : "opening";
 }

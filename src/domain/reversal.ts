@@ -1,4 +1,4 @@
-import type { OrderStatus, PurchaseState } from "./purchase-state.js";
+import { isFinal, type OrderStatus, type PurchaseState } from "./purchase-state.js";
 
 // Refunds and chargebacks reconciled from the platform's report, pure: which order
 // statuses take credit back, how much, and what one report row means for one purchase.
@@ -106,8 +106,7 @@ const SETTLED_OR_REVERSED = (status: OrderStatus) => status === "Succeeded" || r
  *   final, complete is idempotent). Settled and taken back in full, nothing is owed.
  */
 export function reconcileStep(purchase: ReconciledPurchase, row: ReportRow): ReconcileStep {
-  if (purchase.state === "INITIATED" || purchase.state === "AUTHORIZED")
-    return SETTLED_OR_REVERSED(row.status) ? { action: "settle" } : { action: "none" };
+  if (!isFinal(purchase.state)) return SETTLED_OR_REVERSED(row.status) ? { action: "settle" } : { action: "none" };
   if (purchase.state === "CREDITED" || purchase.credited) return reverseCredited(purchase, row);
   return creditEnded(purchase, row);
 }

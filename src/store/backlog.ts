@@ -1,4 +1,5 @@
 import type { DbClient } from "./db-client.js";
+import { stateValue } from "./purchase-guards.js";
 
 /** The background work still to do, as monitoring reads it (docs/deploy.md, alerts). */
 export interface Backlog {
@@ -26,9 +27,9 @@ interface BacklogRow {
  */
 export async function readBacklog(db: DbClient): Promise<Backlog> {
   const rows = await db.$queryRaw<BacklogRow[]>`
-    SELECT (SELECT count(*) FROM purchases WHERE state = 'INITIATED') AS initiated,
-           (SELECT count(*) FROM purchases WHERE state = 'AUTHORIZED') AS authorized,
-           (SELECT min(create_time) FROM purchases WHERE state = 'AUTHORIZED') AS oldest_authorized,
+    SELECT (SELECT count(*) FROM purchases WHERE state = ${stateValue("INITIATED")}) AS initiated,
+           (SELECT count(*) FROM purchases WHERE state = ${stateValue("AUTHORIZED")}) AS authorized,
+           (SELECT min(create_time) FROM purchases WHERE state = ${stateValue("AUTHORIZED")}) AS oldest_authorized,
            (SELECT count(*) FROM campaigns WHERE state = 'VERIFYING') AS verifying,
            (SELECT min(update_time) FROM campaigns WHERE state = 'VERIFYING') AS oldest_verifying`;
   const row = rows[0];

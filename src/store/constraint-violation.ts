@@ -2,8 +2,7 @@ import { Prisma } from "../../gen/prisma/client.js";
 
 // Whether a write failed on a constraint: a duplicate or a vanished parent, not a fault.
 // Prisma's own queries report P2002 (unique) or P2003 (foreign key); a raw query through a
-// driver adapter reports P2010 carrying the database's code (PostgreSQL 23505, 23503), and one
-// run straight on pg (direct-queries.ts) throws pg's DatabaseError with that code.
+// driver adapter reports P2010 carrying the database's code (PostgreSQL 23505, 23503).
 
 export type Constraint = "unique" | "foreign key";
 
@@ -19,17 +18,9 @@ interface AdapterCause {
 
 export function violates(error: unknown, constraint: Constraint): boolean {
   const codes = CODES[constraint];
-  if (isDatabaseError(error)) return error.code === codes.postgres;
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === codes.prisma) return true;
   const meta = error.meta as { driverAdapterError?: { cause?: AdapterCause } } | undefined;
   const cause = meta?.driverAdapterError?.cause;
   return error.code === "P2010" && (cause?.originalCode === codes.postgres || cause?.kind === codes.kind);
-}
-
-/** pg's DatabaseError: PostgreSQL's own report, its SQLSTATE as `code`. */
-function isDatabaseError(error: unknown): error is Error & { code: string } {
-  if (!(error instanceof Error)) return false;
-  const { code, severity } = error as Error & { code?: unknown; severity?: unknown };
-  return typeof code === "string" && typeof severity === "string";
 }

@@ -1,15 +1,16 @@
 import type { Prisma } from "../../gen/prisma/client.js";
-import { addPurchaseCredit } from "./purchase-credit.js";
+import { creditOnce } from "./purchase-credit.js";
 import { type FindingOf, type ReconciledRow, recordFinding, recordReversal } from "./reconciliation.js";
 
 /**
  * Credits, from the platform's report, a purchase the service ended FAILED or CANCELLED whose
  * order the platform settled after all: the player paid, so the project gets the
  * credit. The purchase keeps its state (the game's answer never changes, spec 3.1) and gains
- * its credit time; the credit moves as any credit does (not in sandbox; its reservation was
- * released when it ended); `reversal` reverses a partial refund's share; and the finding says
- * why. All in the caller's transaction (the report page's, with the cursor). Only while the
- * purchase carries no credit time: false when it was credited already, and nothing is written.
+ * its credit time; the credit moves as any credit does (creditOnce: not in sandbox; its
+ * reservation was released when it ended); `reversal` reverses a partial refund's share; and the
+ * finding says why. All in the caller's transaction (the report page's, with the cursor). Only
+ * while the purchase carries no credit time: false when it was credited already, and nothing is
+ * written.
  */
 export async function creditEndedPurchase(
   tx: Prisma.TransactionClient,
@@ -22,14 +23,8 @@ export async function creditEndedPurchase(
   },
 ): Promise<boolean> {
   const { purchase, linkId, reversal, now } = options;
-  const moved = await tx.$executeRaw`
-    UPDATE purchases SET credit_time = ${now}
-     WHERE id = ${purchase.id} AND state IN ('FAILED', 'CANCELLED') AND credit_time IS NULL`;
-  if (moved === 0) return false;
-  const { id: purchaseId, projectId, creditNanos } = purchase;
-  // Spec 1.6 and 8: a sandbox purchase moves no money.
-  if (!purchase.sandbox)
-    await addPurchaseCredit(tx, { purchaseId, projectId, linkId, creditNanos, fromReserved: false, now });
+  const purchaseId = purchase.id;
+  if ((await creditOnce(tx, { purchaseId, of: "ended", now })) === undefined) return false;
   if (reversal) {
     const { kind, totalNanos, platformTime } = reversal;
     await recordReversal(tx, { purchase, linkId, kind, totalNanos, deltaNanos: totalNanos, platformTime, now });

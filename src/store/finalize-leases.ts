@@ -1,7 +1,5 @@
-import { Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
-import { executeCount, queryRows } from "./direct-queries.js";
-import { isOpen } from "./purchase-guards.js";
+import { isOpen, isStarted, stateValue } from "./purchase-guards.js";
 import { UNHURRIED_COMMIT } from "./unhurried-commit.js";
 
 // DESIGN 3: the platform expects one FinalizeTxn per order, so the capture of an order
@@ -17,8 +15,8 @@ export type FinalizeLease = { purchaseId: string; heldUntil: string };
  * `leaseMs`, in one statement: only from a non-final state and only while no other caller holds
  * an unexpired lease. Undefined when the purchase has ended or another caller is capturing it.
  * The platform's transaction id, from the QueryTxn that found the order approved, is recorded
- * with it unless a caller recorded it before (the begin does not: docs/performance.md, "The
- * transaction id").
+ * with it unless a caller recorded it before (the begin records it when InitTxn answers; this
+ * covers a begin whose record was lost).
  * It commits without waiting for its WAL flush (UNHURRIED_COMMIT): a database crash that loses it
  * leaves the purchase as the begin left it, durably (its opening waited for its flush), and every
  * caller asks QueryTxn before it captures, so an order captured meanwhile is credited, not
@@ -31,31 +29,25 @@ export async function claimFinalize(
   db: DbClient,
   options: { purchaseId: string; transId: string; now: Date; leaseMs: number },
 ): Promise<FinalizeLease | undefined> {
-  const rows = await queryRows<{ held_until: string }>(
-    db,
-    Prisma.sql`
+  const rows = await db.$queryRaw<{ held_until: string }[]>`
     WITH ${UNHURRIED_COMMIT}
     UPDATE purchases
-       SET state = 'AUTHORIZED',
+       SET state = ${stateValue("AUTHORIZED")},
            trans_id = COALESCE(trans_id, ${options.transId}),
-           update_time = CASE WHEN state = 'INITIATED' THEN ${options.now} ELSE update_time END,
+           update_time = CASE WHEN ${isStarted()} THEN ${options.now} ELSE update_time END,
            finalize_until = now() + ${options.leaseMs}::int * interval '1 millisecond'
       FROM unhurried
      WHERE id = ${options.purchaseId}
        AND ${isOpen()}
        AND (finalize_until IS NULL OR finalize_until <= now())
-    RETURNING finalize_until::text AS held_until`,
-  );
+    RETURNING finalize_until::text AS held_until`;
   const row = rows[0];
   return row ? { purchaseId: options.purchaseId, heldUntil: row.held_until } : undefined;
 }
 
 /** Gives the lease back once the platform call is over, unless it ran out and another caller took it. */
 export async function releaseFinalize(db: DbClient, lease: FinalizeLease): Promise<void> {
-  await executeCount(
-    db,
-    Prisma.sql`
+  await db.$executeRaw`
     UPDATE purchases SET finalize_until = NULL
-     WHERE id = ${lease.purchaseId} AND finalize_until = ${lease.heldUntil}::timestamptz`,
-  );
+     WHERE id = ${lease.purchaseId} AND finalize_until = ${lease.heldUntil}::timestamptz`;
 }

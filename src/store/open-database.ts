@@ -1,10 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PrismaClient } from "../../gen/prisma/client.js";
-import { allowDirectQueries, type DirectPool } from "./direct-queries.js";
 import { type Listening, listenOn, type NotificationHandlers } from "./notifications.js";
 import { openPostgresSqlRunner } from "./postgres-sql-runner.js";
-import { pgDriverOf } from "./prepared-statement.js";
 import type { SqlRunner } from "./sql-runner.js";
 import { statementNames } from "./statement-names.js";
 
@@ -34,7 +32,7 @@ export interface PoolStats {
 }
 
 export type DatabaseTarget =
-  /** `preparedStatements` (default true): each connection prepares a statement text once. */
+  /** `preparedStatements` (default true): each connection prepares a statement text once, by name. */
   | { kind: "postgres"; url: string; poolSize?: number; preparedStatements?: boolean }
   /**
    * `dataDir` undefined: in memory (tests), starting from `loadDataDir` when given (a data folder
@@ -74,23 +72,12 @@ async function openPostgres(
 ): Promise<Database> {
   const { url, poolSize, preparedStatements = true } = target;
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: inUtc(url), max: poolSize ?? 10 });
   pool.on("error", onIdleError);
-  // One namer for Prisma's adapter and the direct statements: they share the pool's connections,
-  // where a name must always mean one text. The adapter types it as always naming; undefined
-  // (past the limit) runs unnamed.
-  const statementName = preparedStatements ? statementNames() : undefined;
-  const adapter = new PrismaPg(pool, {
-    statementNameGenerator: statementName as ((query: { sql: string }) => string) | undefined,
-  });
+  // Each connection prepares a statement text once under its name (docs/deploy.md,
+  // DATABASE_PREPARED_STATEMENTS); off, every statement is unnamed, for PgBouncer.
+  const adapter = new PrismaPg(pool, preparedStatements ? { statementNameGenerator: statementNames() } : {});
   const prisma = new PrismaClient({ adapter });
-  // The hot statements that skip Prisma's client run on the same pool (direct-queries.ts).
-  allowDirectQueries(prisma, {
-    pool: pool as unknown as DirectPool,
-    statementName,
-    Query: pg.Query,
-    driver: pgDriverOf(pg),
-  });
   return {
     kind: "postgres",
     prisma,
@@ -102,6 +89,19 @@ async function openPostgres(
       await pool.end();
     },
   };
+}
+
+/**
+ * `url` with its sessions' time zone set to UTC, after any the URL sets itself: the pg adapter
+ * writes a Date as UTC text without a zone and reads a timestamptz's offset as UTC
+ * (@prisma/adapter-pg mapArg, normalize_timestamptz), so in any other session time zone every
+ * time would be written and compared hours off. A startup option: no statement is sent.
+ */
+function inUtc(url: string): string {
+  const withZone = new URL(url);
+  const options = withZone.searchParams.get("options");
+  withZone.searchParams.set("options", `${options === null ? "" : `${options} `}-c TimeZone=UTC`);
+  return withZone.toString();
 }
 
 const PGLITE_SHARED_BUFFERS = "32MB";

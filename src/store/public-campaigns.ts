@@ -1,7 +1,6 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState, LinkState } from "../domain/availability.js";
 import type { FundingVisibility, SpendWindow } from "../domain/funding.js";
-import { type Driven, queryRows } from "./direct-queries.js";
 import type { Db } from "./open-database.js";
 import { withinWindow } from "./spend-window.js";
 
@@ -27,26 +26,26 @@ export interface PublicCampaignRow {
   state: CampaignState;
   ready: boolean;
   funding_visibility: FundingVisibility;
-  balance_nanos: Driven<bigint>;
-  seven_day_usage_nanos: Driven<bigint> | null;
-  cheapest_credit_nanos: Driven<bigint> | null;
+  balance_nanos: bigint;
+  seven_day_usage_nanos: bigint | null;
+  cheapest_credit_nanos: bigint | null;
   link_state: LinkState;
   sandbox: boolean;
-  outstanding_nanos: Driven<bigint>;
-  reserved_nanos: Driven<bigint>;
-  outstanding_limit_nanos: Driven<bigint>;
+  outstanding_nanos: bigint;
+  reserved_nanos: bigint;
+  outstanding_limit_nanos: bigint;
 }
 
 /**
  * The select list of a campaign's public facts over `c` (the campaign), `p` (its project) and `d`
- * (its distributor link): the public read's, and the one-statement credit's over the project and
- * link rows it just updated (purchases.ts), so both answer the same facts the same way.
+ * (its distributor link): the public read's, and the credit's over the project and link rows it
+ * just updated (purchase-credit.ts), so both answer the same facts the same way.
  */
 export function publicCampaignColumns(window: SpendWindow): Prisma.Sql {
   return Prisma.sql`c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready,
            c.funding_visibility::text AS funding_visibility,
            p.balance_nanos,
-           (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
+           (SELECT (-SUM(l.amount_nanos))::bigint FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'USAGE' AND ${withinWindow("l.create_time", window)}) AS seven_day_usage_nanos,
            (SELECT MIN(o.credit_nanos) FROM offers o
              WHERE o.campaign_id = c.id AND o.active) AS cheapest_credit_nanos,
@@ -59,16 +58,12 @@ export async function findPublicCampaign(
   campaignKey: string,
   window: SpendWindow,
 ): Promise<PublicCampaignFacts | undefined> {
-  const rows = await queryRows<PublicCampaignRow>(
-    db,
-    Prisma.sql`
+  const [row] = await db.$queryRaw<PublicCampaignRow[]>`
     SELECT ${publicCampaignColumns(window)}
       FROM campaigns c
       JOIN projects p ON p.id = c.project_id
       JOIN distributor_links d ON d.id = c.link_id
-     WHERE c.campaign_key = ${campaignKey}`,
-  );
-  const row = rows[0];
+     WHERE c.campaign_key = ${campaignKey}`;
   return row && toPublicCampaignFacts(row);
 }
 
@@ -78,14 +73,14 @@ export function toPublicCampaignFacts(row: PublicCampaignRow): PublicCampaignFac
     state: row.state,
     ready: row.ready,
     visibility: row.funding_visibility,
-    balanceNanos: BigInt(row.balance_nanos),
-    sevenDaySpendNanos: row.seven_day_usage_nanos === null ? 0n : BigInt(row.seven_day_usage_nanos),
-    cheapestCreditNanos: row.cheapest_credit_nanos === null ? undefined : BigInt(row.cheapest_credit_nanos),
+    balanceNanos: row.balance_nanos,
+    sevenDaySpendNanos: row.seven_day_usage_nanos ?? 0n,
+    cheapestCreditNanos: row.cheapest_credit_nanos ?? undefined,
     linkState: row.link_state,
     sandbox: row.sandbox,
-    outstandingNanos: BigInt(row.outstanding_nanos),
-    reservedNanos: BigInt(row.reserved_nanos),
-    outstandingLimitNanos: BigInt(row.outstanding_limit_nanos),
+    outstandingNanos: row.outstanding_nanos,
+    reservedNanos: row.reserved_nanos,
+    outstandingLimitNanos: row.outstanding_limit_nanos,
   };
 }
 

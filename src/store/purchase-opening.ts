@@ -1,10 +1,9 @@
-import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState, LinkState } from "../domain/availability.js";
-import type { PurchaseState } from "../domain/purchase-state.js";
+import { type PurchaseState, START_STATE } from "../domain/purchase-state.js";
 import { violates } from "./constraint-violation.js";
-import { type Driven, queryRows } from "./direct-queries.js";
 import type { Db } from "./open-database.js";
-import { endPurchaseIn, releaseReservation } from "./purchases.js";
+import { isStarted, stateValue } from "./purchase-guards.js";
+import { RELEASED } from "./purchases.js";
 
 // What begin reads and writes (spec 4.3). The write that opens a purchase is one transaction:
 // the requestId claimed, the credit reserved under the outstanding limit, the purchase written
@@ -34,19 +33,19 @@ interface BeginFactsRow {
   id: string;
   state: CampaignState;
   ready: boolean;
-  app_id: Driven<bigint>;
+  app_id: bigint;
   link_id: string;
   link_state: LinkState;
   sandbox: boolean;
   publisher_key_encrypted: Uint8Array;
-  outstanding_nanos: Driven<bigint>;
-  reserved_nanos: Driven<bigint>;
-  outstanding_limit_nanos: Driven<bigint>;
+  outstanding_nanos: bigint;
+  reserved_nanos: bigint;
+  outstanding_limit_nanos: bigint;
   offer_id: string | null;
   offer_active: boolean | null;
   offer_display_name: string | null;
-  offer_price_nanos: Driven<bigint> | null;
-  offer_credit_nanos: Driven<bigint> | null;
+  offer_price_nanos: bigint | null;
+  offer_credit_nanos: bigint | null;
   request_known: boolean;
 }
 
@@ -60,9 +59,7 @@ export async function findBeginFacts(
   offerId: string,
   requestId?: string,
 ): Promise<BeginFacts | undefined> {
-  const rows = await queryRows<BeginFactsRow>(
-    db,
-    Prisma.sql`
+  const [row] = await db.$queryRaw<BeginFactsRow[]>`
     SELECT c.id, c.state::text AS state, c.ready_time IS NOT NULL AS ready, c.app_id,
            d.id AS link_id, d.state::text AS link_state, d.sandbox, d.publisher_key_encrypted,
            d.outstanding_nanos, d.reserved_nanos, d.outstanding_limit_nanos,
@@ -73,24 +70,22 @@ export async function findBeginFacts(
       FROM campaigns c
       JOIN distributor_links d ON d.id = c.link_id
       LEFT JOIN offers o ON o.campaign_id = c.id AND o.id = ${offerId}
-     WHERE c.campaign_key = ${campaignKey}`,
-  );
-  const row = rows[0];
+     WHERE c.campaign_key = ${campaignKey}`;
   if (!row) return undefined;
   return {
     campaignId: row.id,
     state: row.state,
     ready: row.ready,
-    appId: BigInt(row.app_id),
+    appId: row.app_id,
     requestKnown: row.request_known,
     link: {
       id: row.link_id,
       state: row.link_state,
       sandbox: row.sandbox,
-      publisherKeyEncrypted: new Uint8Array(row.publisher_key_encrypted),
-      outstandingNanos: BigInt(row.outstanding_nanos),
-      reservedNanos: BigInt(row.reserved_nanos),
-      outstandingLimitNanos: BigInt(row.outstanding_limit_nanos),
+      publisherKeyEncrypted: row.publisher_key_encrypted,
+      outstandingNanos: row.outstanding_nanos,
+      reservedNanos: row.reserved_nanos,
+      outstandingLimitNanos: row.outstanding_limit_nanos,
     },
     offer:
       row.offer_id === null
@@ -99,21 +94,30 @@ export async function findBeginFacts(
             id: row.offer_id,
             active: row.offer_active === true,
             displayName: row.offer_display_name ?? "",
-            priceNanos: BigInt(row.offer_price_nanos ?? 0n),
-            creditNanos: BigInt(row.offer_credit_nanos ?? 0n),
+            priceNanos: row.offer_price_nanos ?? 0n,
+            creditNanos: row.offer_credit_nanos ?? 0n,
           },
   };
 }
 
+/** What the first begin with a requestId left (spec 4.3 rule 3). */
 export interface PurchaseRequestRecord {
   playerId: string;
-  purchaseId: string | null;
+  /** The platform refused its order; then no purchase was kept. */
   refused: boolean;
-  /**
-   * The purchase's state and whether a caller recorded the platform's transaction id (the
-   * platform has the order); undefined without a purchase.
-   */
-  purchase: { state: PurchaseState; orderId: bigint; confirmed: boolean; createTime: Date } | undefined;
+  /** Its purchase; undefined when refused. */
+  purchase:
+    | {
+        id: string;
+        state: PurchaseState;
+        orderId: bigint;
+        /** Recorded when the order was opened (recordInitTxnEnd, recordTransId). */
+        transId: string | null;
+        /** When the begin's InitTxn ended (answered or not); null while it runs or if its process died. */
+        initTxnEndTime: Date | null;
+        createTime: Date;
+      }
+    | undefined;
 }
 
 export async function findPurchaseRequest(
@@ -125,21 +129,13 @@ export async function findPurchaseRequest(
     where: { campaignId_requestId: { campaignId, requestId } },
     select: {
       playerId: true,
-      purchaseId: true,
       refused: true,
-      purchase: { select: { state: true, orderId: true, transId: true, createTime: true } },
+      purchase: {
+        select: { id: true, state: true, orderId: true, transId: true, initTxnEndTime: true, createTime: true },
+      },
     },
   });
-  if (!row) return undefined;
-  const purchase = row.purchase
-    ? {
-        state: row.purchase.state,
-        orderId: row.purchase.orderId,
-        confirmed: row.purchase.transId !== null,
-        createTime: row.purchase.createTime,
-      }
-    : undefined;
-  return { playerId: row.playerId, purchaseId: row.purchaseId, refused: row.refused, purchase };
+  return row ? { playerId: row.playerId, refused: row.refused, purchase: row.purchase ?? undefined } : undefined;
 }
 
 export interface OpenPurchaseInput {
@@ -175,9 +171,7 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
   const requestId = input.requestId ?? null;
   let rows: { offer_active: boolean | null; opened: boolean }[];
   try {
-    rows = await queryRows(
-      db,
-      Prisma.sql`
+    rows = await db.$queryRaw`
       WITH offer AS (
         SELECT active FROM offers WHERE id = ${input.offerId} AND campaign_id = ${input.campaignId} FOR KEY SHARE
       ), reserved AS (
@@ -189,7 +183,7 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
         INSERT INTO purchases (id, campaign_id, offer_id, link_id, order_id, player_id, state, price_nanos,
                                credit_nanos, sandbox, language, create_time, update_time)
         SELECT ${input.purchaseId}, ${input.campaignId}, ${input.offerId}, ${input.linkId}, ${input.orderId},
-               ${input.playerId}, 'INITIATED', ${input.priceNanos}, ${input.creditNanos}, ${input.sandbox},
+               ${input.playerId}, ${stateValue(START_STATE)}, ${input.priceNanos}, ${input.creditNanos}, ${input.sandbox},
                ${input.language}, ${input.now}, ${input.now}
          WHERE (SELECT active FROM offer) AND (${input.sandbox} OR EXISTS (SELECT 1 FROM reserved))
         RETURNING id
@@ -199,8 +193,7 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
           FROM opened WHERE ${requestId}::text IS NOT NULL
         RETURNING 1
       )
-      SELECT (SELECT active FROM offer) AS offer_active, EXISTS (SELECT 1 FROM opened) AS opened`,
-    );
+      SELECT (SELECT active FROM offer) AS offer_active, EXISTS (SELECT 1 FROM opened) AS opened`;
   } catch (error) {
     // The purchase's own keys are fresh random ids: a duplicate here is the requestId's.
     if (requestId !== null && violates(error, "unique")) return "request-known";
@@ -218,7 +211,9 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
 
 /**
  * The platform refused to open the order (spec 3.1): the purchase never existed, so it is
- * removed and its reservation released; the requestId remembers the refusal.
+ * removed and its reservation given back; the requestId remembers the refusal, so a begin
+ * retried with it is refused again. One transaction: the request stops naming the purchase
+ * before the purchase goes.
  */
 export function forgetRefusedOrder(
   db: Db,
@@ -231,28 +226,11 @@ export function forgetRefusedOrder(
         data: { purchaseId: null, refused: true },
       });
     }
-    const rows = await tx.$queryRaw<{ link_id: string; credit_nanos: bigint; sandbox: boolean }[]>`
-      DELETE FROM purchases WHERE id = ${input.purchaseId} AND state = 'INITIATED' AND trans_id IS NULL
-      RETURNING link_id, credit_nanos, sandbox`;
-    const row = rows[0];
-    if (row && !row.sandbox) await releaseReservation(tx, row.link_id, BigInt(row.credit_nanos));
-  });
-}
-
-/**
- * A begin whose order never reached the platform (InitTxn unanswered, and QueryTxn later does
- * not know the order): the attempt ends FAILED with its reservation released, and the requestId
- * is freed so the retry opens a fresh order. True when this call ended the purchase.
- */
-export function abandonUnopenedAttempt(
-  db: Db,
-  input: { purchaseId: string; campaignId: string; requestId: string; now: Date },
-): Promise<boolean> {
-  return db.$transaction(async (tx) => {
     await tx.$executeRaw`
-      DELETE FROM purchase_requests
-       WHERE campaign_id = ${input.campaignId} AND request_id = ${input.requestId} AND purchase_id = ${input.purchaseId}`;
-    // Only while still unconfirmed: a concurrent QueryTxn that found the order wins (spec 3.1).
-    return endPurchaseIn(tx, input.purchaseId, "FAILED", input.now, "unconfirmed");
+      WITH ended AS (
+        DELETE FROM purchases WHERE id = ${input.purchaseId} AND ${isStarted()} AND trans_id IS NULL
+        RETURNING link_id, credit_nanos, sandbox
+      ), ${RELEASED}
+      SELECT 1`;
   });
 }

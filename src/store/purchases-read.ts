@@ -1,5 +1,6 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { SpendWindow } from "../domain/funding.js";
+import type { PurchaseState } from "../domain/purchase-state.js";
 import type { ReversalKind } from "../domain/reversal.js";
 import type { DbClient } from "./db-client.js";
 import { keysetPage, type Paged } from "./keyset-page.js";
@@ -15,7 +16,7 @@ export interface PurchaseRow {
   offerId: string;
   orderId: bigint;
   playerId: string;
-  state: "INITIATED" | "AUTHORIZED" | "CREDITED" | "CANCELLED" | "FAILED";
+  state: PurchaseState;
   priceNanos: bigint;
   creditNanos: bigint;
   sandbox: boolean;

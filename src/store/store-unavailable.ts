@@ -22,18 +22,6 @@ const UNAVAILABLE_MESSAGES = [
   "ECONNREFUSED",
   "ECONNRESET",
 ];
-// The socket's own failures, as pg passes them on from a statement run straight on it
-// (direct-queries.ts); Prisma's adapter names the same ones with its kinds.
-const SOCKET_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-]);
 
 interface AdapterCause {
   kind?: unknown;
@@ -52,7 +40,6 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   const { name, code, message, meta } = error as StoreErrorShape;
   if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-  if (typeof code === "string" && SOCKET_CODES.has(code)) return true;
   // Prisma wraps the driver adapter's error (and may pass on the adapter's own).
   const cause = name === "DriverAdapterError" ? (error as StoreErrorShape).cause : meta?.driverAdapterError?.cause;
   if (typeof cause?.kind === "string" && UNAVAILABLE_KINDS.has(cause.kind)) return true;

@@ -2,6 +2,7 @@ import {
   isFinal,
   type PurchaseState,
   type SettlementStep,
+  START_STATE,
   settlementStep,
   stateAfter,
 } from "../domain/purchase-state.js";
@@ -101,11 +102,12 @@ async function waitOrCancel(
   // AUTHORIZED and is capturing it, so it wins. When the cancel wins instead, that complete
   // never calls FinalizeTxn, and an order that is never finalized is never paid for
   // (reference 3.13: only FinalizeTxn captures the funds).
-  if (before && purchase.state === "INITIATED" && purchase.createTime <= before) {
+  if (before && purchase.state === START_STATE && purchase.createTime <= before) {
     return apply(deps, purchase, { step: "cancel", guard: "initiated" });
   }
-  // The platform knows the order: recorded once, so a begin retried with its requestId answers
-  // from the row and the sweeper never takes it for an order that never reached the platform.
+  // The platform knows the order: recorded once (when the begin's own record was lost), so a begin
+  // retried with its requestId answers from the row and the sweeper never takes it for an order
+  // that never reached the platform.
   if (purchase.transId === null) await recordTransId(deps.db, purchase.id, transId);
   return { kind: "settled", state: purchase.state };
 }
@@ -171,7 +173,7 @@ async function apply(
       const { fundingAfter } = credited;
       return { kind: "settled", state: "CREDITED", ...(fundingAfter && { fundingAfter }) };
     }
-  } else if (await endPurchase(deps.db, purchase.id, stateAfter(step), now, end.guard ?? "open")) {
+  } else if (await endPurchase(deps.db, { purchaseId: purchase.id, to: stateAfter(step), now, guard: end.guard })) {
     deps.metrics?.purchaseEnded(stateAfter(step), purchase);
     return { kind: "settled", state: stateAfter(step) };
   }

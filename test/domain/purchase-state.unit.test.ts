@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   canMove,
   isFinal,
+  MOVES_INTO,
   type OrderStatus,
   type PurchaseState,
   repeatedBeginAnswer,
+  START_STATE,
   settlementStep,
   stateAfter,
+  UNPAID_ENDS,
 } from "../../src/domain/purchase-state.js";
 
 const STATES: PurchaseState[] = ["INITIATED", "AUTHORIZED", "CREDITED", "CANCELLED", "FAILED"];
@@ -50,13 +53,29 @@ describe("purchase state machine (spec 3.1)", () => {
     expect(STATES.filter(isFinal)).toEqual(["CREDITED", "CANCELLED", "FAILED"]);
   });
 
-  it.each([
-    ["INITIATED", "same-purchase"],
-    ["AUTHORIZED", "same-purchase"],
-    ["CREDITED", "same-purchase"],
-    ["CANCELLED", "order-refused"],
-    ["FAILED", "order-refused"],
-  ] as const)("answers a repeated begin on a %s purchase with %s", (state, answer) => {
-    expect(repeatedBeginAnswer(state)).toBe(answer);
+  it("begins in the one state no move leads into, and ends unpaid in every final state but CREDITED", () => {
+    expect(STATES.filter((state) => MOVES_INTO[state].length === 0)).toEqual([START_STATE]);
+    expect(UNPAID_ENDS).toEqual(STATES.filter((state) => isFinal(state) && state !== "CREDITED"));
   });
+
+  // The first attempt's purchase: its state, whether its order was opened (the platform's
+  // transaction id recorded) and whether its InitTxn is over.
+  it.each([
+    ["INITIATED", true, true, "same-purchase"],
+    ["INITIATED", true, false, "same-purchase"],
+    ["INITIATED", false, false, "opening"],
+    ["INITIATED", false, true, "ask-platform"],
+    ["AUTHORIZED", false, false, "same-purchase"],
+    ["AUTHORIZED", true, true, "same-purchase"],
+    ["CREDITED", true, true, "same-purchase"],
+    ["CANCELLED", true, true, "order-refused"],
+    ["CANCELLED", false, true, "order-refused"],
+    ["FAILED", false, true, "order-refused"],
+    ["FAILED", true, false, "order-refused"],
+  ] as const)(
+    "answers a repeated begin on a %s purchase (opened %s, InitTxn over %s) with %s",
+    (state, opened, initTxnOver, answer) => {
+      expect(repeatedBeginAnswer({ state, opened, initTxnOver })).toBe(answer);
+    },
+  );
 });

@@ -50,8 +50,9 @@ describe("POST /v1/public/purchases:begin", () => {
     expect(row).toMatchObject({
       state: "INITIATED",
       playerId: player.steamid,
-      // Recorded by complete with AUTHORIZED, not by the begin (one statement less).
-      transId: null,
+      // Recorded when InitTxn opened the order: a begin repeated with a requestId answers from it.
+      transId: order?.transid,
+      initTxnEndTime: expect.any(Date),
       language: "zh",
       priceNanos: 499n * CENT,
       creditNanos: 300n * CENT,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { CompletePurchaseRequestSchema } from "../../gen/encore/campaign/v1/public_pb.js";
 import { Purchase_State } from "../../gen/encore/campaign/v1/purchase_pb.js";
-import type { Prisma } from "../../gen/prisma/client.js";
+import { Prisma } from "../../gen/prisma/client.js";
 import { createCompletePurchase } from "../../src/services/campaign/purchases/complete-purchase.js";
 import { DOLLAR, seedUsage } from "../support/seed.js";
 import { readMoney } from "../support/seed-purchases.js";
@@ -89,10 +89,13 @@ describe("POST /v1/public/purchases:complete", () => {
     const unreadableFunding = new Proxy(db, {
       get(target, property) {
         if (property === "$queryRaw")
-          return (query: Prisma.Sql) =>
-            query.text.includes("seven_day_usage_nanos")
+          // Called with a Prisma.Sql, or as a tagged template.
+          return (query: Prisma.Sql | TemplateStringsArray, ...values: unknown[]) => {
+            const sql = "text" in query ? query : Prisma.sql(query, ...values);
+            return sql.text.includes("seven_day_usage_nanos")
               ? Promise.reject(new Error("the funding read failed"))
-              : target.$queryRaw(query);
+              : target.$queryRaw(sql);
+          };
         const value = Reflect.get(target, property);
         return typeof value === "function" ? value.bind(target) : value;
       },

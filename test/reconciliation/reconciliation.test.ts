@@ -1,5 +1,6 @@
-// Issue 15: refunds and chargebacks reconciled from Steam's GetReport, against the simulator
-// and PostgreSQL. After every scenario the invariants hold (expectInvariants).
+// docs/settlement.md "Credit from Steam's report": refunds and chargebacks reconciled from
+// Steam's GetReport, against the simulator and PostgreSQL. After every scenario the invariants
+// hold (expectInvariants).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
@@ -70,7 +71,7 @@ describe("reconciliation with Steam's report", () => {
     expect(await balance(s)).toBe(0n);
     const link = await f.db.distributorLink.findUniqueOrThrow({ where: { id: s.linkId } });
     expect(link).toMatchObject({ issuedNanos: CREDIT, reversedNanos: CREDIT, outstandingNanos: 0n });
-    // The game's answer never changes (issue 15).
+    // The game's answer never changes (spec 3.1).
     const again = await f.complete({
       campaignKey: s.campaignKey,
       purchase: purchase.id,
@@ -268,7 +269,7 @@ describe("reconciliation with Steam's report", () => {
     // Two lines (USD 2.50 and 7.50) captured; the service ended the purchase FAILED anyway; the
     // 7.50 line refunded: the player paid for a quarter of the order.
     const purchase = await twoLineOrder(f, s, { creditNanos: CREDIT, amountsCents: [250n, 750n] });
-    expect(await endPurchase(f.db, purchase.id, "FAILED", new Date())).toBe(true);
+    expect(await endPurchase(f.db, { purchaseId: purchase.id, to: "FAILED", now: new Date() })).toBe(true);
     await f.sim.control.setOrderStatus(purchase.orderId, "PartialRefund", undefined, {
       items: [{ itemid: 2, status: "Refunded" }],
     });

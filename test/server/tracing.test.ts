@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { startTracedPurchaseFixture, type TracedPurchaseFixture } from "../purchase/purchase-fixture.js";
 import { DOLLAR } from "../support/seed.js";
-import { onPostgres } from "../support/test-database.js";
 import { spansUnder } from "../support/traced.js";
 
 describe("tracing (OpenTelemetry)", () => {
@@ -34,8 +33,7 @@ describe("tracing (OpenTelemetry)", () => {
     const names = new Set(descendants.map((span) => span.name));
     expect(names).toContain("steam AuthenticateUserTicket");
     expect(names).toContain("steam InitTxn");
-    // On PostgreSQL begin's statements skip Prisma's client (issue 14) and are spans of their own.
-    expect(names).toContain(onPostgres(f.server.db) ? "postgresql query" : "prisma:client:db_query");
+    expect(names).toContain("prisma:client:db_query");
     const initTxn = descendants.find((span) => span.name === "steam InitTxn");
     expect(initTxn?.attributes["encore.platform.outcome"]).toBe("ok");
     for (const span of descendants) expect(span.spanContext().traceId).toBe(rpc.spanContext().traceId);

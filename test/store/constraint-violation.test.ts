@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma } from "../../gen/prisma/client.js";
 import { violates } from "../../src/store/constraint-violation.js";
-import { executeCount } from "../../src/store/direct-queries.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 // DeleteOffer's fallback (spec 3.3) must recognise the foreign-key failure of a raw statement
@@ -58,25 +56,5 @@ describe('violates(error, "foreign key")', () => {
     );
     expect(violates(error, "unique")).toBe(true);
     expect(violates(error, "foreign key")).toBe(false);
-  });
-
-  // On PostgreSQL these run straight on pg (issue 14), which throws its own error.
-  it("recognises a statement's unique and foreign-key violations as executeCount reports them", async () => {
-    const prisma = db.database.prisma;
-    const accountId = randomUUID();
-    await prisma.account.create({ data: { id: accountId, displayName: "a" } });
-    const duplicate = await failure(() =>
-      executeCount(prisma, Prisma.sql`INSERT INTO accounts (id, display_name) VALUES (${accountId}, 'a')`),
-    );
-    expect(violates(duplicate, "unique")).toBe(true);
-    expect(violates(duplicate, "foreign key")).toBe(false);
-    const orphan = await failure(() =>
-      executeCount(
-        prisma,
-        Prisma.sql`INSERT INTO games (id, account_id, display_name) VALUES (${randomUUID()}, ${randomUUID()}, 'x')`,
-      ),
-    );
-    expect(violates(orphan, "foreign key")).toBe(true);
-    expect(violates(orphan, "unique")).toBe(false);
   });
 });

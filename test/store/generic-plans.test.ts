@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma } from "../../gen/prisma/client.js";
 import { spendWindow } from "../../src/domain/funding.js";
-import { queryRows } from "../../src/store/direct-queries.js";
 import { type Database, openDatabase } from "../../src/store/open-database.js";
 import { findPublicCampaign } from "../../src/store/public-campaigns.js";
 import { findBeginFacts, openPurchase } from "../../src/store/purchase-opening.js";
@@ -10,7 +8,7 @@ import { creditPurchase } from "../../src/store/purchases.js";
 import { DOLLAR, seedCampaign, seedOffer } from "../support/seed.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 
-// Issue 14: PostgreSQL plans a named statement for its first five runs, then keeps a generic plan
+// PostgreSQL plans a named statement for its first five runs, then keeps a generic plan
 // only if it does not look costlier than those. A hot statement that stayed on custom plans would
 // be planned at every call, some of the CPU a purchase or a read costs, with no error to see.
 // (Fails with plan_cache_mode = force_custom_plan on the connection.)
@@ -59,10 +57,8 @@ describe("the hot statements' plans", () => {
       expect(await creditPurchase(prisma, purchaseId, now)).toMatchObject({ credited: true });
     }
 
-    const plans = await queryRows<{ statement: string; generic_plans: string; custom_plans: string }>(
-      prisma,
-      Prisma.sql`SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`,
-    );
+    const plans = await prisma.$queryRaw<{ statement: string; generic_plans: bigint; custom_plans: bigint }[]>`
+      SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`;
     const hot = plans.filter((plan) => Number(plan.generic_plans) + Number(plan.custom_plans) >= RUNS);
     // The four above (others, such as Prisma's own, may run as often).
     expect(hot.length).toBeGreaterThanOrEqual(4);

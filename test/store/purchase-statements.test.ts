@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma } from "../../gen/prisma/client.js";
 import { spendWindow } from "../../src/domain/funding.js";
-import { queryRows } from "../../src/store/direct-queries.js";
 import { claimFinalize } from "../../src/store/finalize-leases.js";
 import { type Db, openDatabase } from "../../src/store/open-database.js";
 import { findPublicCampaign } from "../../src/store/public-campaigns.js";
-import { creditPurchase, findPurchase, recordTransId } from "../../src/store/purchases.js";
+import { creditPurchase, endPurchase, findPurchase, recordTransId } from "../../src/store/purchases.js";
 import { DOLLAR, type SeedCampaignOptions, seedCampaign, seedOffer, seedUsage } from "../support/seed.js";
-import { seedPurchase } from "../support/seed-purchases.js";
+import { readMoney, seedPurchase } from "../support/seed-purchases.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-// Issue 14: statements of the purchase path that do more than they seem to, to save a round trip
+// Statements of the purchase path that do more than they seem to, to save a round trip
 // or a wait.
 let db: TestDatabase;
 beforeAll(async () => {
@@ -73,6 +71,36 @@ describe("the one-statement credit", () => {
   });
 });
 
+describe("abandoning a begin's attempt whose order never reached the platform", () => {
+  // A repeated begin ends it FAILED and frees its requestId for a fresh order, in one statement,
+  // only while no caller has found the order (recorded its transaction id) meanwhile.
+  it("frees the requestId only with the attempt it ended", async () => {
+    const shop = await reservedPurchase({}, DOLLAR);
+    await prisma().purchase.update({ where: { id: shop.purchaseId }, data: { state: "INITIATED" } });
+    const request = { campaignId: shop.campaignId, requestId: "abandoned-1" };
+    await prisma().purchaseRequest.create({ data: { ...request, playerId: "p", purchaseId: shop.purchaseId } });
+    const abandon = () =>
+      endPurchase(prisma(), {
+        purchaseId: shop.purchaseId,
+        to: "FAILED",
+        now: NOW,
+        guard: "unconfirmed",
+        freeRequest: request,
+      });
+
+    await recordTransId(prisma(), shop.purchaseId, "9000000008");
+    expect(await abandon()).toBe(false);
+    const requestKey = { campaignId_requestId: request };
+    expect(await prisma().purchaseRequest.findUnique({ where: requestKey })).not.toBeNull();
+    expect(await readMoney(prisma(), shop)).toMatchObject({ reservedNanos: DOLLAR });
+
+    await prisma().purchase.update({ where: { id: shop.purchaseId }, data: { transId: null } });
+    expect(await abandon()).toBe(true);
+    expect(await prisma().purchaseRequest.findUnique({ where: requestKey })).toBeNull();
+    expect(await readMoney(prisma(), shop)).toMatchObject({ reservedNanos: 0n });
+  });
+});
+
 describe("recording the platform's transaction id", () => {
   it("records it once, and other connections see it as soon as it returns", async () => {
     const shop = await reservedPurchase({}, DOLLAR);
@@ -127,8 +155,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("writes committed without
       try {
         const shop = await reservedPurchase({}, DOLLAR);
         const seen = await write(one.prisma, shop.purchaseId);
-        const setting = Prisma.sql`SELECT current_setting('synchronous_commit') AS value`;
-        expect(await queryRows<{ value: string }>(one.prisma, setting)).toEqual([{ value: "on" }]);
+        const setting = await one.prisma.$queryRaw`SELECT current_setting('synchronous_commit') AS value`;
+        expect(setting).toEqual([{ value: "on" }]);
         await seen();
       } finally {
         await one.close();

@@ -10,12 +10,12 @@ describe("statementNames", () => {
     expect(name({ sql: "SELECT 1" })).toBe(first);
   });
 
-  it("leaves texts past the limit unnamed, and keeps naming those it named", () => {
+  it("leaves texts past the limit unnamed (PostgreSQL's unnamed statement), and keeps naming those it named", () => {
     const name = statementNames(2);
     name({ sql: "a" });
     name({ sql: "b" });
-    expect(name({ sql: "c" })).toBeUndefined();
-    expect(name({ sql: "c" })).toBeUndefined();
+    expect(name({ sql: "c" })).toBe("");
+    expect(name({ sql: "c" })).toBe("");
     expect(name({ sql: "b" })).toBe("encore_2");
   });
 });

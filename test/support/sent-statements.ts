@@ -7,9 +7,9 @@ export interface SentStatement {
 }
 
 /**
- * Calls `listener` with every statement the pg driver sends from this process, whoever sends it
- * (Prisma's adapter or a direct statement), until the function returned is called. For counting
- * round trips (the bench) and for looking at what an operation asked of the database (tests).
+ * Calls `listener` with every statement the pg driver sends from this process (Prisma's adapter
+ * sends them all), until the function returned is called. For counting round trips (the bench)
+ * and for looking at what an operation asked of the database (tests).
  */
 export function watchStatements(listener: (statement: SentStatement) => void): () => void {
   const send = pg.Client.prototype.query;

@@ -243,6 +243,7 @@ export const PurchaseScalarFieldEnum = {
   linkId: 'linkId',
   orderId: 'orderId',
   transId: 'transId',
+  initTxnEndTime: 'initTxnEndTime',
   playerId: 'playerId',
   state: 'state',
   priceNanos: 'priceNanos',

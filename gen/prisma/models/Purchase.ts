@@ -45,6 +45,7 @@ export type PurchaseMinAggregateOutputType = {
   linkId: string | null
   orderId: bigint | null
   transId: string | null
+  initTxnEndTime: Date | null
   playerId: string | null
   state: $Enums.PurchaseState | null
   priceNanos: bigint | null
@@ -65,6 +66,7 @@ export type PurchaseMaxAggregateOutputType = {
   linkId: string | null
   orderId: bigint | null
   transId: string | null
+  initTxnEndTime: Date | null
   playerId: string | null
   state: $Enums.PurchaseState | null
   priceNanos: bigint | null
@@ -85,6 +87,7 @@ export type PurchaseCountAggregateOutputType = {
   linkId: number
   orderId: number
   transId: number
+  initTxnEndTime: number
   playerId: number
   state: number
   priceNanos: number
@@ -119,6 +122,7 @@ export type PurchaseMinAggregateInputType = {
   linkId?: true
   orderId?: true
   transId?: true
+  initTxnEndTime?: true
   playerId?: true
   state?: true
   priceNanos?: true
@@ -139,6 +143,7 @@ export type PurchaseMaxAggregateInputType = {
   linkId?: true
   orderId?: true
   transId?: true
+  initTxnEndTime?: true
   playerId?: true
   state?: true
   priceNanos?: true
@@ -159,6 +164,7 @@ export type PurchaseCountAggregateInputType = {
   linkId?: true
   orderId?: true
   transId?: true
+  initTxnEndTime?: true
   playerId?: true
   state?: true
   priceNanos?: true
@@ -266,6 +272,7 @@ export type PurchaseGroupByOutputType = {
   linkId: string
   orderId: bigint
   transId: string | null
+  initTxnEndTime: Date | null
   playerId: string
   state: $Enums.PurchaseState
   priceNanos: bigint
@@ -309,6 +316,7 @@ export type PurchaseWhereInput = {
   linkId?: Prisma.StringFilter<"Purchase"> | string
   orderId?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
+  initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
@@ -336,6 +344,7 @@ export type PurchaseOrderByWithRelationInput = {
   linkId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrderInput | Prisma.SortOrder
+  initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -366,6 +375,7 @@ export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
   offerId?: Prisma.StringFilter<"Purchase"> | string
   linkId?: Prisma.StringFilter<"Purchase"> | string
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
+  initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
@@ -393,6 +403,7 @@ export type PurchaseOrderByWithAggregationInput = {
   linkId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrderInput | Prisma.SortOrder
+  initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -421,6 +432,7 @@ export type PurchaseScalarWhereWithAggregatesInput = {
   linkId?: Prisma.StringWithAggregatesFilter<"Purchase"> | string
   orderId?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableWithAggregatesFilter<"Purchase"> | string | null
+  initTxnEndTime?: Prisma.DateTimeNullableWithAggregatesFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringWithAggregatesFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateWithAggregatesFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
@@ -438,6 +450,7 @@ export type PurchaseCreateInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -465,6 +478,7 @@ export type PurchaseUncheckedCreateInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -486,6 +500,7 @@ export type PurchaseUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -513,6 +528,7 @@ export type PurchaseUncheckedUpdateInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -537,6 +553,7 @@ export type PurchaseCreateManyInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -554,6 +571,7 @@ export type PurchaseUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -574,6 +592,7 @@ export type PurchaseUncheckedUpdateManyInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -604,6 +623,7 @@ export type PurchaseCountOrderByAggregateInput = {
   linkId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
+  initTxnEndTime?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -630,6 +650,7 @@ export type PurchaseMaxOrderByAggregateInput = {
   linkId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
+  initTxnEndTime?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -650,6 +671,7 @@ export type PurchaseMinOrderByAggregateInput = {
   linkId?: Prisma.SortOrder
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
+  initTxnEndTime?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -873,6 +895,7 @@ export type PurchaseCreateWithoutLinkInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -898,6 +921,7 @@ export type PurchaseUncheckedCreateWithoutLinkInput = {
   offerId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -951,6 +975,7 @@ export type PurchaseScalarWhereInput = {
   linkId?: Prisma.StringFilter<"Purchase"> | string
   orderId?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
+  initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
@@ -968,6 +993,7 @@ export type PurchaseCreateWithoutCampaignInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -993,6 +1019,7 @@ export type PurchaseUncheckedCreateWithoutCampaignInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1040,6 +1067,7 @@ export type PurchaseCreateWithoutOfferInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1065,6 +1093,7 @@ export type PurchaseUncheckedCreateWithoutOfferInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1112,6 +1141,7 @@ export type PurchaseCreateWithoutReversalInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1138,6 +1168,7 @@ export type PurchaseUncheckedCreateWithoutReversalInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1174,6 +1205,7 @@ export type PurchaseUpdateWithoutReversalInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1200,6 +1232,7 @@ export type PurchaseUncheckedUpdateWithoutReversalInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1220,6 +1253,7 @@ export type PurchaseCreateWithoutFindingsInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1246,6 +1280,7 @@ export type PurchaseUncheckedCreateWithoutFindingsInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1282,6 +1317,7 @@ export type PurchaseUpdateWithoutFindingsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1308,6 +1344,7 @@ export type PurchaseUncheckedUpdateWithoutFindingsInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1328,6 +1365,7 @@ export type PurchaseCreateWithoutRequestsInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1354,6 +1392,7 @@ export type PurchaseUncheckedCreateWithoutRequestsInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1390,6 +1429,7 @@ export type PurchaseUpdateWithoutRequestsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1416,6 +1456,7 @@ export type PurchaseUncheckedUpdateWithoutRequestsInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1436,6 +1477,7 @@ export type PurchaseCreateWithoutLedgerInput = {
   id: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1462,6 +1504,7 @@ export type PurchaseUncheckedCreateWithoutLedgerInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1498,6 +1541,7 @@ export type PurchaseUpdateWithoutLedgerInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1524,6 +1568,7 @@ export type PurchaseUncheckedUpdateWithoutLedgerInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1546,6 +1591,7 @@ export type PurchaseCreateManyLinkInput = {
   offerId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1563,6 +1609,7 @@ export type PurchaseUpdateWithoutLinkInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1588,6 +1635,7 @@ export type PurchaseUncheckedUpdateWithoutLinkInput = {
   offerId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1611,6 +1659,7 @@ export type PurchaseUncheckedUpdateManyWithoutLinkInput = {
   offerId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1630,6 +1679,7 @@ export type PurchaseCreateManyCampaignInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1647,6 +1697,7 @@ export type PurchaseUpdateWithoutCampaignInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1672,6 +1723,7 @@ export type PurchaseUncheckedUpdateWithoutCampaignInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1695,6 +1747,7 @@ export type PurchaseUncheckedUpdateManyWithoutCampaignInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1714,6 +1767,7 @@ export type PurchaseCreateManyOfferInput = {
   linkId: string
   orderId: bigint | number
   transId?: string | null
+  initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1731,6 +1785,7 @@ export type PurchaseUpdateWithoutOfferInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1756,6 +1811,7 @@ export type PurchaseUncheckedUpdateWithoutOfferInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1779,6 +1835,7 @@ export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
   linkId?: Prisma.StringFieldUpdateOperationsInput | string
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1839,6 +1896,7 @@ export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   linkId?: boolean
   orderId?: boolean
   transId?: boolean
+  initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1867,6 +1925,7 @@ export type PurchaseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   linkId?: boolean
   orderId?: boolean
   transId?: boolean
+  initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1890,6 +1949,7 @@ export type PurchaseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   linkId?: boolean
   orderId?: boolean
   transId?: boolean
+  initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1913,6 +1973,7 @@ export type PurchaseSelectScalar = {
   linkId?: boolean
   orderId?: boolean
   transId?: boolean
+  initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1926,7 +1987,7 @@ export type PurchaseSelectScalar = {
   creditTime?: boolean
 }
 
-export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
+export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
 export type PurchaseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   offer?: boolean | Prisma.OfferDefaultArgs<ExtArgs>
@@ -1969,6 +2030,11 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      */
     orderId: bigint
     transId: string | null
+    /**
+     * When the begin's InitTxn ended, answered or not; null while it runs (or if its process died).
+     * A begin repeated with the same requestId answers from it and trans_id (docs/settlement.md).
+     */
+    initTxnEndTime: Date | null
     playerId: string
     state: $Enums.PurchaseState
     priceNanos: bigint
@@ -1987,7 +2053,7 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     updateTime: Date
     /**
      * When the credit was added: set with CREDITED, or on a FAILED or CANCELLED purchase that
-     * reconciliation credited from the platform's report (issue 15); "credited" means it is set.
+     * reconciliation credited from the platform's report (docs/settlement.md); "credited" means it is set.
      */
     creditTime: Date | null
   }, ExtArgs["result"]["purchase"]>
@@ -2426,6 +2492,7 @@ export interface PurchaseFieldRefs {
   readonly linkId: Prisma.FieldRef<"Purchase", 'String'>
   readonly orderId: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly transId: Prisma.FieldRef<"Purchase", 'String'>
+  readonly initTxnEndTime: Prisma.FieldRef<"Purchase", 'DateTime'>
   readonly playerId: Prisma.FieldRef<"Purchase", 'String'>
   readonly state: Prisma.FieldRef<"Purchase", 'PurchaseState'>
   readonly priceNanos: Prisma.FieldRef<"Purchase", 'BigInt'>

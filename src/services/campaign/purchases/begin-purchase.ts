@@ -12,69 +12,57 @@ import { readRequestId } from "../../../domain/request-id.js";
 import { notFound, unavailable } from "../../../errors/status.js";
 import { toSteamLanguage } from "../../../platform/steam/steam-language.js";
 import { type BeginFacts, findBeginFacts, openPurchase } from "../../../store/purchase-opening.js";
-import { kClientAddress, kTicketVerdict, type TicketVerdict } from "../../context-keys.js";
+import { kClientAddress, kTicketVerdict } from "../../context-keys.js";
 import type { ServiceDeps } from "../../deps.js";
 import { openSecret } from "../../secret-box.js";
 import { answerKnownRequest } from "./known-request.js";
-import { openOrder } from "./open-order.js";
+import { answerOf, openOrder } from "./open-order.js";
+import { createOpenings, type InitTxnEnd, type Openings } from "./openings.js";
 import { authenticatePlayer } from "./player-ticket.js";
 
-// A known requestId may hand over to a fresh attempt once (its first order never reached the
-// platform); a second hand-over in one call means another caller keeps racing: answer 503.
-const MAX_ATTEMPTS = 2;
+type Answer = { purchase: string; orderId: bigint };
 
+/** One begin: the request, what the store says of it, and the player the platform vouched for. */
 interface Attempt {
+  deps: ServiceDeps;
+  openings: Openings;
   request: BeginPurchaseRequest;
   requestId: string | undefined;
   clientAddress: string;
-  /** Tells the rate limits what the platform said of the ticket (kTicketVerdict). */
-  onVerdict: (verdict: TicketVerdict) => void;
+  facts: BeginFacts;
+  steamid: string;
+  publisherKey: string;
 }
 
 /**
  * `POST /v1/public/purchases:begin` (spec 4.3). Order of work (DESIGN 3): a known requestId is
  * answered first, but it can only be matched to a player once the ticket is checked, so then
- * the ticket is checked and the record answers. A new one: every local refusal, then the ticket,
- * then the credit reserved and the purchase written, then the platform order opened.
+ * the ticket is checked and the first attempt's record answers. A new one: every local refusal,
+ * then the ticket, then the credit reserved and the purchase written, then the platform order
+ * opened and how that ended recorded.
  */
 export function createBeginPurchase(deps: ServiceDeps) {
+  // The InitTxn calls this replica is making, for a begin repeated meanwhile (openings.ts).
+  const openings = createOpenings();
   return async (request: BeginPurchaseRequest, context: HandlerContext): Promise<BeginPurchaseResponse> => {
-    const attempt: Attempt = {
-      request,
-      requestId: readRequestId(request.requestId),
-      clientAddress: context.values.get(kClientAddress),
-      onVerdict: (verdict) => context.values.set(kTicketVerdict, verdict),
-    };
-    for (let tries = 0; tries < MAX_ATTEMPTS; tries++) {
-      const answer = await beginOnce(deps, attempt);
-      if (answer) return create(BeginPurchaseResponseSchema, answer);
-    }
-    throw unavailable("Another attempt with this requestId is in progress; retry with the same requestId.");
-  };
-}
-
-type Answer = { purchase: string; orderId: bigint };
-
-/** One attempt; undefined when a known requestId was freed and the begin must start again. */
-async function beginOnce(deps: ServiceDeps, attempt: Attempt): Promise<Answer | undefined> {
-  const { request, requestId } = attempt;
-  const facts = await findBeginFacts(deps.db, request.campaignKey, request.offerId, requestId);
-  if (!facts) throw notFound("No campaign has this key.");
-  let opened: string | undefined;
-  const publisherKey = () => (opened ??= openSecret(deps.masterKeys, facts.link.publisherKeyEncrypted));
-  const ticket = () =>
-    authenticatePlayer(deps, {
+    const requestId = readRequestId(request.requestId);
+    const facts = await findBeginFacts(deps.db, request.campaignKey, request.offerId, requestId);
+    if (!facts) throw notFound("No campaign has this key.");
+    if (!facts.requestKnown) refuseLocally(deps, request.campaignKey, facts);
+    const publisherKey = openSecret(deps.masterKeys, facts.link.publisherKeyEncrypted);
+    const steamid = await authenticatePlayer(deps, {
       campaignKey: request.campaignKey,
       appId: facts.appId,
       linkId: facts.link.id,
-      publisherKey: publisherKey(),
+      publisherKey,
       ticket: request.authTicket,
-      onVerdict: attempt.onVerdict,
+      onVerdict: (verdict) => context.values.set(kTicketVerdict, verdict),
     });
-  if (facts.requestKnown) return answerKnown(deps, attempt, facts, await ticket());
-  refuseLocally(deps, request.campaignKey, facts);
-  const steamid = await ticket();
-  return openNew(deps, attempt, facts, { steamid, publisherKey: publisherKey() });
+    const clientAddress = context.values.get(kClientAddress);
+    const attempt: Attempt = { deps, openings, request, requestId, clientAddress, facts, steamid, publisherKey };
+    const answer = facts.requestKnown ? await answerKnown(attempt, true) : await openNew(attempt, true);
+    return create(BeginPurchaseResponseSchema, answer);
+  };
 }
 
 function refuseLocally(deps: ServiceDeps, campaignKey: string, facts: BeginFacts): void {
@@ -96,66 +84,76 @@ const refusalMessages = {
   PUBLISHER_LIMIT_REACHED: "The studio's outstanding limit would be exceeded.",
 } as const;
 
-async function answerKnown(deps: ServiceDeps, attempt: Attempt, facts: BeginFacts, steamid: string) {
-  const known = await answerKnownRequest(deps, {
-    campaignKey: attempt.request.campaignKey,
+/**
+ * A known requestId's answer. Its first attempt abandoned (its order never reached the platform,
+ * or a concurrent retry freed it): a fresh order is opened under it, once (`mayOpenAfresh`), after
+ * the local refusals a new begin meets; a second time in one call means another caller keeps
+ * racing for it: 503.
+ */
+async function answerKnown(attempt: Attempt, mayOpenAfresh: boolean): Promise<Answer> {
+  const { deps, request, facts } = attempt;
+  const known = await answerKnownRequest(deps, attempt.openings, {
+    campaignKey: request.campaignKey,
     campaignId: facts.campaignId,
     requestId: attempt.requestId as string,
-    playerId: steamid,
+    playerId: attempt.steamid,
   });
-  return known.kind === "answer" ? { purchase: known.purchaseId, orderId: known.orderId } : undefined;
+  if (known !== "open-afresh") return known;
+  if (!mayOpenAfresh) {
+    throw unavailable("Another attempt with this requestId is in progress; retry with the same requestId.");
+  }
+  refuseLocally(deps, request.campaignKey, facts);
+  return openNew(attempt, false);
 }
 
-async function openNew(
-  deps: ServiceDeps,
-  attempt: Attempt,
-  facts: BeginFacts,
-  player: { steamid: string; publisherKey: string },
-): Promise<Answer | undefined> {
-  const { request, requestId } = attempt;
+/** Writes the purchase (the credit reserved, the requestId claimed), then opens its order. */
+async function openNew(attempt: Attempt, mayOpenAfresh: boolean): Promise<Answer> {
+  const { deps, request, requestId, facts } = attempt;
   const offer = facts.offer as NonNullable<BeginFacts["offer"]>;
   const purchaseId = randomUUID();
   const orderId = newOrderId();
   const language = toSteamLanguage(request.language === "" ? undefined : request.language);
-  const opened = await openPurchase(deps.db, {
-    purchaseId,
-    campaignId: facts.campaignId,
-    offerId: offer.id,
-    linkId: facts.link.id,
-    orderId,
-    playerId: player.steamid,
-    priceNanos: offer.priceNanos,
-    creditNanos: offer.creditNanos,
-    sandbox: facts.link.sandbox,
-    language,
-    requestId,
-    now: deps.now(),
-  });
-  if (opened === "request-known") return answerKnown(deps, attempt, facts, player.steamid);
-  // Deleted or taken off sale since the facts were read (spec 7: "off sale or does not exist").
-  if (opened === "offer-inactive") {
-    throw deps.refuse("OFFER_INACTIVE", { subject: request.campaignKey, message: refusalMessages.OFFER_INACTIVE });
-  }
-  if (opened === "limit-reached") {
-    throw deps.refuse("PUBLISHER_LIMIT_REACHED", {
-      subject: request.campaignKey,
-      message: refusalMessages.PUBLISHER_LIMIT_REACHED,
+  // Known before the purchase is written, so a repeat that finds the purchase finds this too.
+  const ended = attempt.openings.start(purchaseId);
+  let end: InitTxnEnd = { kind: "unanswered", cause: "the begin failed before InitTxn ended" };
+  try {
+    const opened = await openPurchase(deps.db, {
+      purchaseId,
+      campaignId: facts.campaignId,
+      offerId: offer.id,
+      linkId: facts.link.id,
+      orderId,
+      playerId: attempt.steamid,
+      priceNanos: offer.priceNanos,
+      creditNanos: offer.creditNanos,
+      sandbox: facts.link.sandbox,
+      language,
+      requestId,
+      now: deps.now(),
     });
+    if (opened === "request-known") return await answerKnown(attempt, mayOpenAfresh);
+    // Deleted or taken off sale since the facts were read (spec 7: "off sale or does not exist").
+    if (opened !== "opened") {
+      const reason = opened === "offer-inactive" ? "OFFER_INACTIVE" : "PUBLISHER_LIMIT_REACHED";
+      throw deps.refuse(reason, { subject: request.campaignKey, message: refusalMessages[reason] });
+    }
+    end = await openOrder(deps, {
+      campaignKey: request.campaignKey,
+      campaignId: facts.campaignId,
+      requestId,
+      purchaseId,
+      orderId,
+      appId: facts.appId,
+      linkId: facts.link.id,
+      publisherKey: attempt.publisherKey,
+      sandbox: facts.link.sandbox,
+      steamid: attempt.steamid,
+      language,
+      offer,
+      clientAddress: attempt.clientAddress,
+    });
+    return answerOf(deps, end, { campaignKey: request.campaignKey, purchaseId, orderId });
+  } finally {
+    ended(end);
   }
-  await openOrder(deps, {
-    campaignKey: request.campaignKey,
-    campaignId: facts.campaignId,
-    requestId,
-    purchaseId,
-    orderId,
-    appId: facts.appId,
-    linkId: facts.link.id,
-    publisherKey: player.publisherKey,
-    sandbox: facts.link.sandbox,
-    steamid: player.steamid,
-    language,
-    offer,
-    clientAddress: attempt.clientAddress,
-  });
-  return { purchase: purchaseId, orderId };
 }

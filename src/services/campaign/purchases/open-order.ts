@@ -3,8 +3,10 @@ import { toCents } from "../../../domain/money.js";
 import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../../errors/messages.js";
 import { unavailable } from "../../../errors/status.js";
 import { forgetRefusedOrder } from "../../../store/purchase-opening.js";
+import { recordInitTxnEnd } from "../../../store/purchases.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
 import type { ServiceDeps } from "../../deps.js";
+import type { InitTxnEnd } from "./openings.js";
 
 export interface OrderToOpen {
   campaignKey: string;
@@ -28,17 +30,18 @@ const MAX_DESCRIPTION = 128;
 
 /**
  * Opens the platform order for a purchase already written INITIATED with its order id and its
- * credit reserved. The price is the stored offer's, never a request's (spec 1.5).
- * - Opened: nothing more is written (one statement less a purchase; docs/performance.md, "The
- *   transaction id"): a caller that must know whether the order exists asks QueryTxn, and
- *   complete records the platform's transaction id with the AUTHORIZED it writes anyway.
+ * credit reserved, and records how InitTxn ended, so a begin repeated with the same requestId
+ * answers from the row (docs/settlement.md "A begin repeated"). The price is the stored offer's,
+ * never a request's (spec 1.5).
+ * - Opened: the platform's transaction id is recorded with the end.
  * - Refused: the purchase is forgotten, its reservation released, the refusal remembered for the
- *   requestId; ORDER_REFUSED (a rejected key also marks the link STATE_CREDENTIAL_INVALID).
- * - Unanswered: 503. The order may exist at the platform, so the purchase stays INITIATED with
- *   its reservation; a begin retried with the requestId, or the settlement sweeper, asks the
- *   platform (QueryTxn) and either carries on with that one order or ends the attempt FAILED.
+ *   requestId (a rejected key also marks the link STATE_CREDENTIAL_INVALID).
+ * - Unanswered: the order may exist at the platform, so the purchase stays INITIATED with its
+ *   reservation and only the end is recorded; a begin retried with the requestId, or the
+ *   settlement sweeper, asks the platform (QueryTxn) and carries on with that one order or ends
+ *   the attempt FAILED.
  */
-export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<void> {
+export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<InitTxnEnd> {
   const result = await deps.steam.initTxn({
     publisherKey: order.publisherKey,
     sandbox: order.sandbox,
@@ -58,19 +61,31 @@ export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<
     ],
     ...(IPV4.test(order.clientAddress) ? { ipaddress: order.clientAddress } : {}),
   });
-  if (result.kind === "ok") return;
-  if (result.kind === "unavailable") {
-    throw unavailable(PLATFORM_UNAVAILABLE_SAME_REQUEST, { cause: result.cause });
+  if (result.kind === "refused") {
+    if (result.keyRejected) await markKeyRejected(deps, order.linkId, order.publisherKey);
+    await forgetRefusedOrder(deps.db, order);
+    return { kind: "refused", code: result.code };
   }
-  if (result.keyRejected) await markKeyRejected(deps, order.linkId, order.publisherKey);
-  await forgetRefusedOrder(deps.db, {
-    purchaseId: order.purchaseId,
-    campaignId: order.campaignId,
-    requestId: order.requestId,
-  });
+  const transId = result.kind === "ok" ? result.value.transid : null;
+  await recordInitTxnEnd(deps.db, { purchaseId: order.purchaseId, transId, now: deps.now() }).catch((error: unknown) =>
+    // A hint only: without it a repeated begin asks QueryTxn. The order is open (or may be), so
+    // the begin's own answer must not depend on it.
+    deps.logger.warn({ err: error, purchaseId: order.purchaseId }, "the end of InitTxn could not be recorded"),
+  );
+  return result.kind === "ok" ? { kind: "opened" } : { kind: "unanswered", cause: result.cause };
+}
+
+/** What a begin answers once its order's InitTxn ended: the handle, ORDER_REFUSED or 503. */
+export function answerOf(
+  deps: ServiceDeps,
+  end: InitTxnEnd,
+  order: { campaignKey: string; purchaseId: string; orderId: bigint },
+): { purchase: string; orderId: bigint } {
+  if (end.kind === "opened") return { purchase: order.purchaseId, orderId: order.orderId };
+  if (end.kind === "unanswered") throw unavailable(PLATFORM_UNAVAILABLE_SAME_REQUEST, { cause: end.cause });
   throw deps.refuse("ORDER_REFUSED", {
     subject: order.campaignKey,
-    message: `The platform would not open the order (${result.code}).`,
+    message: `The platform would not open the order (${end.code}).`,
   });
 }
 
