@@ -74,9 +74,17 @@ export function createDispatch(options: DispatchOptions): Dispatch {
     },
   };
   options.routes(recorder);
-  // The context is released with a reason of our own: without one, every call would build a
-  // DOMException and its stack trace that nobody reads.
-  const completed = new ConnectError("call completed", Code.Canceled);
+  // Calls in progress, aborted together at shutdown: one listener on the shutdown signal in all,
+  // not one a call (createHandlerContext's `shutdownSignal` links each call's signal to it, and an
+  // AbortSignal listener costs more than the rest of a cached read's dispatch).
+  const inProgress = new Set<ReturnType<typeof createHandlerContext>>();
+  options.shutdownSignal?.addEventListener(
+    "abort",
+    () => {
+      for (const context of inProgress) context.abort(options.shutdownSignal?.reason);
+    },
+    { once: true },
+  );
 
   const call = async ({ method, request, httpRequest, contextValues, httpResponse }: DispatchCall) => {
     const { spec, interceptors } = registered.get(method) as { spec: UnarySpec; interceptors: Interceptor[] };
@@ -88,9 +96,10 @@ export function createDispatch(options: DispatchOptions): Dispatch {
       requestMethod: httpRequest.method ?? "GET",
       url: `http://${httpRequest.headers.host ?? "localhost"}${httpRequest.url ?? "/"}`,
       requestHeader: headerEntries(httpRequest),
-      shutdownSignal: options.shutdownSignal,
       contextValues,
     });
+    if (options.shutdownSignal?.aborted) context.abort(options.shutdownSignal.reason);
+    inProgress.add(context);
     onClientGone(httpResponse, context.abort);
     try {
       const message = await invokeUnaryImplementation(spec, context, request, interceptors);
@@ -102,7 +111,7 @@ export function createDispatch(options: DispatchOptions): Dispatch {
       if (error instanceof ConnectError) appendAll(header, error.metadata);
       return { ok: false, error, header } as const;
     } finally {
-      context.abort(completed);
+      inProgress.delete(context);
     }
   };
   return { methods: new Set(registered.keys()), call };
