@@ -2,13 +2,12 @@ import type { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import type { DescMethod, Message } from "@bufbuild/protobuf";
 import {
-  Code,
   ConnectError,
   type ConnectRouter,
   type ContextValues,
-  createHandlerContext,
   createMethodImplSpec,
   createServiceImplSpec,
+  type HandlerContext,
   type Interceptor,
   type MethodImplSpec,
 } from "@connectrpc/connect";
@@ -47,8 +46,8 @@ export interface Dispatch {
 type UnarySpec = MethodImplSpec & { kind: "unary" };
 
 /**
- * Runs a REST call as connect-es's own protocol handlers run a unary call: a HandlerContext from
- * `createHandlerContext`, the implementation behind the interceptors by `invokeUnaryImplementation`
+ * Runs a REST call as connect-es's own protocol handlers run a unary call: a HandlerContext
+ * (restContext below), the implementation behind the interceptors by `invokeUnaryImplementation`
  * (STYLE.md "Choices to weigh": one decode and one encode, no Connect request in between). The
  * latter is marked internal in connect-es: the version is pinned and
  * test/transcode/connect-exports.unit.test.ts fails if its shape changes (docs/architecture.md
@@ -74,10 +73,8 @@ export function createDispatch(options: DispatchOptions): Dispatch {
     },
   };
   options.routes(recorder);
-  // Calls in progress, aborted together at shutdown: one listener on the shutdown signal in all,
-  // not one a call (createHandlerContext's `shutdownSignal` links each call's signal to it, and an
-  // AbortSignal listener costs more than the rest of a cached read's dispatch).
-  const inProgress = new Set<ReturnType<typeof createHandlerContext>>();
+  // Calls in progress, aborted together at shutdown by one listener on the shutdown signal.
+  const inProgress = new Set<RestContext>();
   options.shutdownSignal?.addEventListener(
     "abort",
     () => {
@@ -85,19 +82,9 @@ export function createDispatch(options: DispatchOptions): Dispatch {
     },
     { once: true },
   );
-
   const call = async ({ method, request, httpRequest, contextValues, httpResponse }: DispatchCall) => {
     const { spec, interceptors } = registered.get(method) as { spec: UnarySpec; interceptors: Interceptor[] };
-    const context = createHandlerContext({
-      service: method.parent,
-      method,
-      protocolName: "rest",
-      // Interceptors and the implementation see the client's own method and URL.
-      requestMethod: httpRequest.method ?? "GET",
-      url: `http://${httpRequest.headers.host ?? "localhost"}${httpRequest.url ?? "/"}`,
-      requestHeader: headerEntries(httpRequest),
-      contextValues,
-    });
+    const context = restContext(method, httpRequest, contextValues);
     if (options.shutdownSignal?.aborted) context.abort(options.shutdownSignal.reason);
     inProgress.add(context);
     onClientGone(httpResponse, context.abort);
@@ -115,6 +102,39 @@ export function createDispatch(options: DispatchOptions): Dispatch {
     }
   };
   return { methods: new Set(registered.keys()), call };
+}
+
+type RestContext = HandlerContext & { abort(reason: unknown): void };
+
+/**
+ * A REST call's HandlerContext, as connect-es's `createHandlerContext` makes one for its own
+ * protocols but with a signal of its own alone: that function links each call's signal to a
+ * deadline's with AbortSignal listeners, and on Node 20 a listener costs more than the rest of a
+ * cached read's dispatch (a plain server went from 18,300 to 7,900 answers a second and its peak
+ * RSS up 39 MB: docs/performance.md "REST calls' context"). A REST call has no deadline; its
+ * signal aborts when its client goes away, at shutdown or when it fails, not when it succeeds (an
+ * abort's event costs as much again, and nothing of ours listens to a finished call). Typed as
+ * connect-es's exported HandlerContext, so a member it adds fails the build.
+ */
+function restContext(method: DescMethod, httpRequest: DispatchCall["httpRequest"], values: ContextValues): RestContext {
+  const controller = new AbortController();
+  return {
+    service: method.parent,
+    method,
+    signal: controller.signal,
+    timeoutMs: () => undefined,
+    protocolName: "rest",
+    // Interceptors and the implementation see the client's own method and URL.
+    requestMethod: httpRequest.method ?? "GET",
+    url: `http://${httpRequest.headers.host ?? "localhost"}${httpRequest.url ?? "/"}`,
+    requestHeader: new Headers(headerEntries(httpRequest)),
+    responseHeader: new Headers(),
+    responseTrailer: new Headers(),
+    values,
+    abort: (reason) => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    },
+  };
 }
 
 // Node's header object as the entries a Headers is made of, without HTTP/2's pseudo-headers.
