@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../services/deps.js";
+import type { ServiceDeps } from "../core/deps.js";
 import { leaseDueLinks, releaseLinkLease, renewLinkLease } from "../store/reconciliation-leases.js";
 import {
   RECONCILIATION_LEASE_MS,

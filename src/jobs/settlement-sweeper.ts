@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../services/deps.js";
+import type { ServiceDeps } from "../core/deps.js";
 import { leaseDuePurchases, renewPurchaseLease } from "../store/purchase-leases.js";
 import { findPurchase } from "../store/purchases.js";
 import { settlePurchase } from "../usecases/settle-purchase.js";

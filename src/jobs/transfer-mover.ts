@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../services/deps.js";
+import type { ServiceDeps } from "../core/deps.js";
 import { claimTransfer } from "../store/transfer-progress.js";
 import { TRANSFER_LEASE_MS, workTransfer } from "../usecases/transfer-steps.js";
 import { createIntervalJob } from "./interval-job.js";

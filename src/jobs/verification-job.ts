@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../services/deps.js";
+import type { ServiceDeps } from "../core/deps.js";
 import { leaseVerifications } from "../store/verification-leases.js";
 import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";

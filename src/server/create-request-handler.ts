@@ -9,7 +9,7 @@ import {
 } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
-import { kClientAddress, kRequestId } from "../services/context-keys.js";
+import { kClientAddress, kRequestId } from "../core/context-keys.js";
 import { createRestHandler, type RestHandlerOptions } from "../transcode/create-rest-handler.js";
 import { type ClientAddresses, createClientAddresses } from "./client-address.js";
 import { type ConsoleRouteOptions, createConsoleRoute } from "./console-route.js";

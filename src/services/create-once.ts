@@ -3,7 +3,7 @@ import { type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobu
 import { readRequestId } from "../domain/request-id.js";
 import { alreadyExists } from "../errors/status.js";
 import { violates } from "../store/constraint-violation.js";
-import type { MasterKeys } from "./secret-box.js";
+import type { MasterKeys } from "../core/secret-box.js";
 
 /** What a create stores to be idempotent (AIP-155); both null without a request_id. */
 export interface Idempotency {

@@ -1,5 +1,5 @@
 // Accounts, API keys and members page by id alone: ids sort in creation order
-// (services/ids.ts), so the cursor is the last id of the previous page.
+// (core/ids.ts), so the cursor is the last id of the previous page.
 
 export interface IdPage {
   take: number;

@@ -26,7 +26,7 @@ export async function insertWebhookEvent(tx: Prisma.TransactionClient, event: Ou
   await tx.webhookEvent.create({
     data: { id: event.id, accountId: event.accountId, type: event.type, payload: event.payload, createTime: event.now },
   });
-  // Delivery ids sort in creation order like every other id (services/ids.ts): 12 hex digits of
+  // Delivery ids sort in creation order like every other id (core/ids.ts): 12 hex digits of
   // the time in ms, then 16 random ones.
   const timeHex = event.now.getTime().toString(16).padStart(12, "0");
   return tx.$executeRaw`

@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { PurchaseMetrics } from "../services/purchase-metrics.js";
+import type { PurchaseMetrics } from "../core/purchase-metrics.js";
 import type { Backlog } from "../store/backlog.js";
 import type { PoolStats } from "../store/open-database.js";
 

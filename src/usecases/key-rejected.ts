@@ -1,5 +1,5 @@
-import type { ServiceDeps } from "../services/deps.js";
-import { fingerprintSecret } from "../services/secret-box.js";
+import type { ServiceDeps } from "../core/deps.js";
+import { fingerprintSecret } from "../core/secret-box.js";
 import { markCredentialInvalid } from "../store/links.js";
 
 /**

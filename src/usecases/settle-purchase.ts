@@ -7,7 +7,7 @@ import {
   stateAfter,
 } from "../domain/purchase-state.js";
 import type { OrderRef, PlatformResult, TxnState } from "../platform/steam/steam-platform.js";
-import type { ServiceDeps } from "../services/deps.js";
+import type { ServiceDeps } from "../core/deps.js";
 import { claimFinalize, releaseFinalize } from "../store/finalize-leases.js";
 import type { PublicCampaignFacts } from "../store/public-campaigns.js";
 import {

@@ -8,7 +8,7 @@ import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { createListener, type Listener } from "../../src/server/listener.js";
-import { masterKeyId } from "../../src/services/secret-box.js";
+import { masterKeyId } from "../../src/core/secret-box.js";
 import { ADMIN_CLI_ENTRY, ROOT } from "../support/built-entries.js";
 import { selfSignedCertificate } from "../support/certificate.js";
 import { seedCampaign } from "../support/seed.js";

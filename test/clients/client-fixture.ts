@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { issueToken } from "../../src/services/credentials.js";
+import { issueToken } from "../../src/core/credentials.js";
 import type { Harness } from "../management/management-fixture.js";
 import { seedCampaign } from "../support/seed.js";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import { paymentWebhookSecret } from "../../src/platform/billing/payment-signature.js";
 import { signPaymentEvent } from "../../src/platform/billing/sign-payment-event.js";
-import { masterKeyId, openSecret, sealedHeader, sealSecret } from "../../src/services/secret-box.js";
+import { masterKeyId, openSecret, sealedHeader, sealSecret } from "../../src/core/secret-box.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import { mintPlayer, type SeededShop, seedShop } from "../support/seed-purchases.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import { CampaignService } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { issueToken } from "../../src/services/credentials.js";
+import { issueToken } from "../../src/core/credentials.js";
 import type { PurchaseFixture } from "./purchase-fixture.js";
 
 /** A Connect client of the management API holding an OWNER key of `accountId`, seeded in the store. */

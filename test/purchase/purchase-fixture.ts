@@ -3,7 +3,7 @@ import { loadConfig } from "../../src/config.js";
 import { createSettlementSweeper, type SettlementSweeper } from "../../src/jobs/settlement-sweeper.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
 import type { SteamPlatform } from "../../src/platform/steam/steam-platform.js";
-import type { ServiceDeps } from "../../src/services/deps.js";
+import type { ServiceDeps } from "../../src/core/deps.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { SeedCampaignOptions, SeedOfferOptions } from "../support/seed.js";

@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.js";
 import { OPEN_STATES } from "../../src/domain/purchase-state.js";
 import { createReconciliationJob, type ReconciliationJob } from "../../src/jobs/reconciliation-job.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
-import type { ServiceDeps } from "../../src/services/deps.js";
+import type { ServiceDeps } from "../../src/core/deps.js";
 import { webhookEvents } from "../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { PurchaseFixture } from "../purchase/purchase-fixture.js";

@@ -6,7 +6,7 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BillingService, LedgerEntry_Type } from "../../gen/encore/billing/v1/billing_service_pb.js";
 import { Purchase_Reversal_Kind, Purchase_State } from "../../gen/encore/campaign/v1/purchase_pb.js";
-import { issueToken } from "../../src/services/credentials.js";
+import { issueToken } from "../../src/core/credentials.js";
 import { ownerClient } from "../purchase/owner-client.js";
 import { type PurchaseFixture, startPurchaseFixture } from "../purchase/purchase-fixture.js";
 import { DOLLAR } from "../support/seed.js";

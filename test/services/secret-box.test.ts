@@ -7,7 +7,7 @@ import {
   openSecret,
   sealedHeader,
   sealSecret,
-} from "../../src/services/secret-box.js";
+} from "../../src/core/secret-box.js";
 
 // Publisher keys at rest under rotating master keys (docs/deploy.md, rotating the master key).
 const OLD = randomBytes(32);

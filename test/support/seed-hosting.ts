@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Role } from "../../gen/prisma/enums.js";
-import { issueToken } from "../../src/services/credentials.js";
+import { issueToken } from "../../src/core/credentials.js";
 import type { Db } from "../../src/store/open-database.js";
 import { DOLLAR, type SeedCampaignOptions, type SeededCampaign, seedCampaign } from "./seed.js";
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Prisma } from "../../gen/prisma/client.js";
-import { fingerprintSecret, sealSecret } from "../../src/services/secret-box.js";
+import { fingerprintSecret, sealSecret } from "../../src/core/secret-box.js";
 import type { SteamSimControl } from "../../src/sim/steam/steam-sim-control.js";
 import type { Db } from "../../src/store/open-database.js";
 import {

@@ -3,8 +3,8 @@ import { Code, ConnectError, type Interceptor, type UnaryRequest } from "@connec
 import type { Logger } from "pino";
 import type { AuditActorType } from "../../../gen/prisma/enums.js";
 import { resources } from "../../domain/resource-names.js";
-import { kClientAddress, kPrincipal, kRequestId, type Principal } from "../../services/context-keys.js";
-import { newId } from "../../services/ids.js";
+import { kClientAddress, kPrincipal, kRequestId, type Principal } from "../../core/context-keys.js";
+import { newId } from "../../core/ids.js";
 import type { FailedAuthenticationKey, NewAuditEvent } from "../../store/audit-events.js";
 import { addressGroup } from "../address-group.js";
 import { isWriteMethod } from "../audit/audited-methods.js";

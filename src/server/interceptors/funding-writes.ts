@@ -1,5 +1,5 @@
 import type { Interceptor } from "@connectrpc/connect";
-import type { FundingChanges } from "../../services/funding-changes.js";
+import type { FundingChanges } from "../../core/funding-changes.js";
 import { isWriteMethod } from "../audit/audited-methods.js";
 import { isPublicMethod } from "../public-methods.js";
 

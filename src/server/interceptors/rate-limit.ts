@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { rateLimited } from "../../errors/status.js";
-import { kAddressCounted, kClientAddress, kTicketVerdict } from "../../services/context-keys.js";
+import { kAddressCounted, kClientAddress, kTicketVerdict } from "../../core/context-keys.js";
 import { redactUrl } from "../../startup/redact-url.js";
 import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";

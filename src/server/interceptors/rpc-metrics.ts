@@ -1,7 +1,7 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { kClientAddress, kRequestId } from "../../services/context-keys.js";
+import { kClientAddress, kRequestId } from "../../core/context-keys.js";
 import type { Metrics } from "../../telemetry/metrics.js";
 
 /**

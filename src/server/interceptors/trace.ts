@@ -1,6 +1,6 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { context, propagation, SpanKind, SpanStatusCode, type TextMapGetter, type Tracer } from "@opentelemetry/api";
-import { kRequestId } from "../../services/context-keys.js";
+import { kRequestId } from "../../core/context-keys.js";
 
 // W3C trace context (`traceparent`) from the request's headers, on every protocol.
 const headerGetter: TextMapGetter<Headers> = {

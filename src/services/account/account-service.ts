@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { AccountService } from "../../../gen/encore/account/v1/account_service_pb.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { createCreateApiKey } from "./create-api-key.js";
 import { createCreateMember } from "./create-member.js";
 import { createDeleteApiKey } from "./delete-api-key.js";

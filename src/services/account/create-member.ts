@@ -3,8 +3,8 @@ import type { CreateMemberRequest, Member } from "../../../gen/encore/account/v1
 import { alreadyExists, invalidArgument } from "../../errors/status.js";
 import { violates } from "../../store/constraint-violation.js";
 import { insertMember } from "../../store/members.js";
-import type { ServiceDeps } from "../deps.js";
-import { newId } from "../ids.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { authorizeParent } from "../management-access.js";
 import { readRole, toMember } from "./account-mapper.js";
 import { accountNotFound } from "./get-account.js";

@@ -5,7 +5,7 @@ import type { DeleteMemberRequest } from "../../../gen/encore/account/v1/account
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { deleteMember } from "../../store/members.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { authorize } from "../principal.js";
 import { refuseLastOwner } from "./last-owner.js";

@@ -3,7 +3,7 @@ import type { Account, GetAccountRequest } from "../../../gen/encore/account/v1/
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { findAccount } from "../../store/accounts.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { authorize } from "../principal.js";
 import { toAccount } from "./account-mapper.js";

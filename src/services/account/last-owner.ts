@@ -1,5 +1,5 @@
 import type { ConnectError } from "@connectrpc/connect";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 
 /**
  * LAST_OWNER: the write would leave the account with no owner key and no owner member, and

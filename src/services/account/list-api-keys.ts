@@ -6,7 +6,7 @@ import {
   ListApiKeysResponseSchema,
 } from "../../../gen/encore/account/v1/account_service_pb.js";
 import { listApiKeys } from "../../store/api-keys.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { listById } from "../list-page.js";
 import { authorizeParent } from "../management-access.js";
 import { toApiKey } from "./account-mapper.js";

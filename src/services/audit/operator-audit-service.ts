@@ -6,7 +6,7 @@ import {
   ListAllAuditEventsResponseSchema,
   type OperatorAuditService,
 } from "../../../gen/encore/operator/v1/operator_audit_service_pb.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { requireOperator } from "../principal.js";
 import { toAuditEvent } from "./audit-mapper.js";
 import { pageAuditEvents } from "./list-audit-events.js";

@@ -11,8 +11,8 @@ import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js
 import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
 import { type CheckoutRow, findCheckoutByRequestId, insertCheckoutSession } from "../../store/checkout.js";
 import { findProject } from "../../store/projects.js";
-import type { ServiceDeps } from "../deps.js";
-import { newId } from "../ids.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { authorizeParent, notFoundMessage, readName } from "../management-access.js";
 import { toCheckoutSession } from "./billing-mapper.js";
 

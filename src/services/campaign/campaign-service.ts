@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { createCampaignMethods } from "./campaigns/campaign-methods.js";
 import { createLinkMethods } from "./links/link-methods.js";
 import { createOfferMethods } from "./offers/offer-methods.js";

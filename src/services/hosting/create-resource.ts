@@ -3,8 +3,8 @@ import type { CreateResourceRequest, Resource } from "../../../gen/encore/hostin
 import { invalidArgument } from "../../errors/status.js";
 import { findGame } from "../../store/game-records.js";
 import { insertResource } from "../../store/resources.js";
-import type { ServiceDeps } from "../deps.js";
-import { newId } from "../ids.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { toResource } from "./hosting-mapper.js";
 import { loadProject } from "./project-access.js";
 import { readResourceInput } from "./resource-input.js";

@@ -6,7 +6,7 @@ import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { projectExists } from "../../store/projects.js";
 import { deleteResource } from "../../store/resources.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { notFoundMessage, readName } from "../management-access.js";
 import { authorize } from "../principal.js";
 

@@ -1,6 +1,6 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetProjectRequest, Project } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { toProject } from "./hosting-mapper.js";
 import { loadProject } from "./project-access.js";
 

@@ -3,7 +3,7 @@ import type { GetResourceRequest, Resource } from "../../../gen/encore/hosting/v
 import { resources } from "../../domain/resource-names.js";
 import { projectExists } from "../../store/projects.js";
 import { findResource } from "../../store/resources.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { loadAuthorized, readName } from "../management-access.js";
 import { toResource } from "./hosting-mapper.js";
 

@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { HostingService } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { createCreateGame } from "./create-game.js";
 import { createCreateProject } from "./create-project.js";
 import { createCreateResource } from "./create-resource.js";

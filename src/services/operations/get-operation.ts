@@ -4,7 +4,7 @@ import { notFound } from "../../errors/status.js";
 import { findCampaign } from "../../store/campaigns.js";
 import { findTransfer } from "../../store/transfers.js";
 import { OPERATIONS_PREFIX, toOperation } from "../campaign/transfers/transfer-mapper.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { authorize } from "../principal.js";
 
 const OPERATION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

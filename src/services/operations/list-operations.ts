@@ -9,7 +9,7 @@ import { invalidArgument, notFound } from "../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../store/campaigns.js";
 import { listTransfers } from "../../store/transfers.js";
 import { toOperation } from "../campaign/transfers/transfer-mapper.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { listPage } from "../list-page.js";
 import { authorize, requirePrincipal } from "../principal.js";
 import { parseOperationsFilter } from "./operations-filter.js";

@@ -11,10 +11,10 @@ import { findAccountByRequestId, insertAccountWithOwnerKey } from "../../store/a
 import { findApiKeyByHash } from "../../store/api-keys.js";
 import { violates } from "../../store/constraint-violation.js";
 import { toAccount, toApiKey } from "../account/account-mapper.js";
-import { API_KEY_PREFIX, issueToken } from "../credentials.js";
-import type { ServiceDeps } from "../deps.js";
+import { API_KEY_PREFIX, issueToken } from "../../core/credentials.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { readDisplayName } from "../display-name.js";
-import { newId } from "../ids.js";
+import { newId } from "../../core/ids.js";
 import { requireOperator } from "../principal.js";
 import { deriveFirstApiKey } from "./first-api-key.js";
 

@@ -10,9 +10,9 @@ import { resources } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { findMember } from "../../store/members.js";
 import { insertSession } from "../../store/sessions.js";
-import { issueToken, SESSION_PREFIX } from "../credentials.js";
-import type { ServiceDeps } from "../deps.js";
-import { newId } from "../ids.js";
+import { issueToken, SESSION_PREFIX } from "../../core/credentials.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 

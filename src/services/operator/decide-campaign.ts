@@ -8,7 +8,7 @@ import { invalidArgument, notFound } from "../../errors/status.js";
 import { findCampaign } from "../../store/campaigns.js";
 import { findCampaignState, moveCampaign } from "../../store/reviews.js";
 import { toCampaign } from "../campaign/campaigns/campaign-mapper.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 import { emitCampaignState } from "../webhooks/resource-events.js";

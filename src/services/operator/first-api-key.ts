@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import { API_KEY_PREFIX, hashToken, type IssuedToken } from "../credentials.js";
+import { API_KEY_PREFIX, hashToken, type IssuedToken } from "../../core/credentials.js";
 
 const DISPLAY_CHARS = 6;
 

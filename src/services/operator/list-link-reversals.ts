@@ -11,7 +11,7 @@ import {
 import { resources } from "../../domain/resource-names.js";
 import { isReversalRateFlagged, reversalRateBps } from "../../domain/reversal-rate.js";
 import { type LinkReversalRow, listLinkReversals } from "../../store/link-reversals.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { listById } from "../list-page.js";
 import { toMoney } from "../money-mapper.js";
 import { requireOperator } from "../principal.js";

@@ -15,7 +15,7 @@ import {
   type FindingRow,
   listReconciliationFindings,
 } from "../../store/reconciliation-findings.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { listPage } from "../list-page.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";

@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { createCreateAccount } from "./create-account.js";
 import { createCreateSession } from "./create-session.js";
 import { createDecideCampaign } from "./decide-campaign.js";

@@ -14,7 +14,7 @@ import {
   REPORT_PAGE_SIZE,
   reconcileLink,
 } from "../../usecases/reconciliation/reconcile-link.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { toMoney } from "../money-mapper.js";
 import { requireOperator } from "../principal.js";

@@ -7,8 +7,8 @@ import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js
 import { violates } from "../../store/constraint-violation.js";
 import { findSettlementByRequestId, recordSettlement } from "../../store/settlements.js";
 import { toSettlement } from "../campaign/links/link-mapper.js";
-import type { ServiceDeps } from "../deps.js";
-import { newId } from "../ids.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 import { emitSettlementRecorded } from "../webhooks/resource-events.js";

@@ -5,7 +5,7 @@ import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { setOutstandingLimit } from "../../store/outstanding-limit.js";
 import { toDistributorLink } from "../campaign/links/link-mapper.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 import { readLimit } from "./operator-money.js";

@@ -12,7 +12,7 @@ import { resources } from "../../domain/resource-names.js";
 import { notFound, rateLimited } from "../../errors/status.js";
 import { findWebhookDelivery, listWebhookDeliveries, redeliverWebhook } from "../../store/webhook-deliveries.js";
 import { findWebhookEndpoint } from "../../store/webhook-endpoints.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { listById } from "../list-page.js";
 import { loadAuthorized, notFoundMessage, readName } from "../management-access.js";
 import { authorize } from "../principal.js";

@@ -26,12 +26,12 @@ import {
   type WebhookEndpointChanges,
 } from "../../store/webhook-endpoints.js";
 import { newSigningSecret } from "../../usecases/webhooks/signature.js";
-import type { ServiceDeps } from "../deps.js";
-import { newId } from "../ids.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { listById } from "../list-page.js";
 import { authorizeParent, loadAuthorized, notFoundMessage, readName } from "../management-access.js";
 import { authorize } from "../principal.js";
-import { sealSecret } from "../secret-box.js";
+import { sealSecret } from "../../core/secret-box.js";
 import { checkDescription, checkEventTypes, checkWebhookUrl } from "./endpoint-input.js";
 import { toWebhookEndpoint } from "./webhook-mapper.js";
 

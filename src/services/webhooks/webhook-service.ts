@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { WebhookService } from "../../../gen/encore/webhook/v1/webhook_service_pb.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import {
   createGetWebhookDelivery,
   createListWebhookDeliveries,

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { createCreateCampaign } from "./create-campaign.js";
 import { createDeleteCampaign } from "./delete-campaign.js";
 import { createGetCampaign } from "./get-campaign.js";

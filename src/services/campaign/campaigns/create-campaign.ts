@@ -16,9 +16,9 @@ import {
 import { violates } from "../../../store/constraint-violation.js";
 import { findLink } from "../../../store/links.js";
 import { createOnce, type Idempotency, idempotencyColumns, readIdempotency } from "../../create-once.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
-import { newId } from "../../ids.js";
+import { newId } from "../../../core/ids.js";
 import { authorizeParent, readName } from "../../management-access.js";
 import { readLinkApps } from "../links/read-link-apps.js";
 import { checkRunwayAlertDays } from "../platform-answers.js";

@@ -12,7 +12,7 @@ import { resources } from "../../../domain/resource-names.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { campaignExists } from "../../../store/campaigns.js";
 import { readFundingHistory } from "../../../store/funding-history.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toMoney } from "../../money-mapper.js";
 

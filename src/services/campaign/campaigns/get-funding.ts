@@ -5,7 +5,7 @@ import { runwayDays, spendWindow } from "../../../domain/funding.js";
 import { resources } from "../../../domain/resource-names.js";
 import { campaignExists } from "../../../store/campaigns.js";
 import { readFunding } from "../../../store/purchases-read.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toFunding } from "./funding-mapper.js";
 

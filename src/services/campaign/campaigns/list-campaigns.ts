@@ -8,7 +8,7 @@ import {
 import { parseCampaignFilter } from "../../../domain/campaign-filter.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { listCampaigns } from "../../../store/campaigns.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { listPage } from "../../list-page.js";
 import { authorizeParent } from "../../management-access.js";
 import { toCampaign } from "./campaign-mapper.js";

@@ -6,7 +6,7 @@ import { RETRYABLE_STATES } from "../../../domain/campaign-state.js";
 import { resources } from "../../../domain/resource-names.js";
 import { notFound } from "../../../errors/status.js";
 import { retryVerification } from "../../../store/campaigns.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { notFoundMessage, readName } from "../../management-access.js";
 import { authorize } from "../../principal.js";
 import { toCampaign, toCampaignState } from "./campaign-mapper.js";

@@ -5,7 +5,7 @@ import { resources } from "../../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { type CampaignChanges, updateCampaign } from "../../../store/campaigns.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
 import { expectedVersion, staleEtag } from "../../etag-check.js";
 import { notFoundMessage, readName } from "../../management-access.js";

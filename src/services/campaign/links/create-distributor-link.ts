@@ -7,11 +7,11 @@ import type { DistributorLink } from "../../../../gen/encore/campaign/v1/distrib
 import { invalidArgument } from "../../../errors/status.js";
 import { findLinkByRequest, insertLink, type LinkRow } from "../../../store/links.js";
 import { createOnce, type Idempotency, idempotencyColumns, readIdempotency } from "../../create-once.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
-import { newId } from "../../ids.js";
+import { newId } from "../../../core/ids.js";
 import { authorizeParent } from "../../management-access.js";
-import { fingerprintSecret, sealSecret } from "../../secret-box.js";
+import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { appsOrRefusal, isPlausibleKey, ownsAGame } from "../platform-answers.js";
 import { toDistributorLink } from "./link-mapper.js";
 

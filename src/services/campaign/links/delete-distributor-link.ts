@@ -5,7 +5,7 @@ import type { DeleteDistributorLinkRequest } from "../../../../gen/encore/campai
 import { resources } from "../../../domain/resource-names.js";
 import { notFound } from "../../../errors/status.js";
 import { deleteLinkUnlessUsed } from "../../../store/links.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { expectedVersion, staleEtag } from "../../etag-check.js";
 import { notFoundMessage, readName } from "../../management-access.js";
 import { authorize } from "../../principal.js";

@@ -3,7 +3,7 @@ import type { GetDistributorLinkRequest } from "../../../../gen/encore/campaign/
 import type { DistributorLink } from "../../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findLink } from "../../../store/links.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toDistributorLink } from "./link-mapper.js";
 

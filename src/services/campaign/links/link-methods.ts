@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { createCreateDistributorLink } from "./create-distributor-link.js";
 import { createDeleteDistributorLink } from "./delete-distributor-link.js";
 import { createGetDistributorLink } from "./get-distributor-link.js";

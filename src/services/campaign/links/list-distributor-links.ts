@@ -6,7 +6,7 @@ import {
   ListDistributorLinksResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { listLinks } from "../../../store/links.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { listPage } from "../../list-page.js";
 import { authorizeParent } from "../../management-access.js";
 import { toDistributorLink } from "./link-mapper.js";

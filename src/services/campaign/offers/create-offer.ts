@@ -6,8 +6,8 @@ import {
 import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
 import { findOfferByRequest, insertOffer } from "../../../store/offers.js";
 import { createOnce, idempotencyColumns, readIdempotency } from "../../create-once.js";
-import type { ServiceDeps } from "../../deps.js";
-import { newId } from "../../ids.js";
+import type { ServiceDeps } from "../../../core/deps.js";
+import { newId } from "../../../core/ids.js";
 import { loadParentCampaign } from "../../management-access.js";
 import { offerDescription, offerDisplayName, pricing } from "./offer-fields.js";
 import { toOffer } from "./offer-mapper.js";

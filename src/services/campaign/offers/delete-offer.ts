@@ -5,7 +5,7 @@ import type { DeleteOfferRequest } from "../../../../gen/encore/campaign/v1/camp
 import { resources } from "../../../domain/resource-names.js";
 import { notFound } from "../../../errors/status.js";
 import { deleteOrDeactivateOffer, findOffer } from "../../../store/offers.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { expectedVersion, staleEtag } from "../../etag-check.js";
 import { notFoundMessage, readName } from "../../management-access.js";
 import { authorize } from "../../principal.js";

@@ -3,7 +3,7 @@ import type { GetOfferRequest } from "../../../../gen/encore/campaign/v1/campaig
 import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findOffer } from "../../../store/offers.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toOffer } from "./offer-mapper.js";
 

@@ -6,7 +6,7 @@ import {
   ListOffersResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { listOffers } from "../../../store/offers.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { listPage } from "../../list-page.js";
 import { loadParentCampaign } from "../../management-access.js";
 import { toOffer } from "./offer-mapper.js";

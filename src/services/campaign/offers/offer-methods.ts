@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { createCreateOffer } from "./create-offer.js";
 import { createDeleteOffer } from "./delete-offer.js";
 import { createGetOffer } from "./get-offer.js";

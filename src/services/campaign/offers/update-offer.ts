@@ -6,7 +6,7 @@ import { type OfferName, resources } from "../../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { findOffer, type OfferChanges, type OfferRow, updateOfferAtVersion } from "../../../store/offers.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { staleEtag } from "../../etag-check.js";
 import { notFoundMessage, readName } from "../../management-access.js";
 import { authorize } from "../../principal.js";

@@ -5,7 +5,7 @@ import {
   ListPublicOffersResponseSchema,
 } from "../../../../gen/encore/campaign/v1/public_pb.js";
 import { listActiveOffers } from "../../../store/public-campaigns.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { toPublicOffer } from "./public-mapper.js";
 import type { PublicCampaign } from "./read-public-campaign.js";
 

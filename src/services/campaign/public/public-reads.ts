@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { createGetPublicFunding } from "./get-public-funding.js";
 import { createListPublicOffers } from "./list-public-offers.js";
 import { readPublicCampaign } from "./read-public-campaign.js";

@@ -3,7 +3,7 @@ import type { GetPurchaseRequest } from "../../../../gen/encore/campaign/v1/camp
 import type { Purchase } from "../../../../gen/encore/campaign/v1/purchase_pb.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findPurchase } from "../../../store/purchases-read.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toPurchase } from "./purchase-mapper.js";
 

@@ -5,7 +5,7 @@ import { findPurchaseRequest, type PurchaseRequestRecord } from "../../../store/
 import { endPurchase, findPurchase, recordTransId } from "../../../store/purchases.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
 import { orderRefOf } from "../../../usecases/order-ref.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { answerOf } from "./open-order.js";
 import type { Openings } from "./openings.js";
 

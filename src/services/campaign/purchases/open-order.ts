@@ -5,7 +5,7 @@ import { unavailable } from "../../../errors/status.js";
 import { forgetRefusedOrder } from "../../../store/purchase-opening.js";
 import { recordInitTxnEnd } from "../../../store/purchases.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import type { InitTxnEnd } from "./openings.js";
 
 export interface OrderToOpen {

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { createBeginPurchase } from "./begin-purchase.js";
 import { createCompletePurchase } from "./complete-purchase.js";
 import { createGetPurchase } from "./get-purchase.js";

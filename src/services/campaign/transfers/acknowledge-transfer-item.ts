@@ -5,7 +5,7 @@ import { resources } from "../../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../../store/campaigns.js";
 import { markItem, settleTransfer } from "../../../store/transfer-progress.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { notFoundMessage } from "../../management-access.js";
 import { authorize } from "../../principal.js";
 import { emitTransferState } from "../../webhooks/resource-events.js";

@@ -5,7 +5,7 @@ import { resources } from "../../../domain/resource-names.js";
 import { planTransfer, type TransferPlanView } from "../../../domain/transfer-plan.js";
 import type { CampaignRow } from "../../../store/campaigns.js";
 import type { ProjectRow } from "../../../store/projects.js";
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { loadTransferAccess } from "./transfer-access.js";
 import { toTransferPlan } from "./transfer-mapper.js";
 

@@ -16,8 +16,8 @@ import {
   type TransferRecord,
 } from "../../../store/transfers.js";
 import { TRANSFER_LEASE_MS, workTransfer } from "../../../usecases/transfer-steps.js";
-import type { ServiceDeps } from "../../deps.js";
-import { newId } from "../../ids.js";
+import type { ServiceDeps } from "../../../core/deps.js";
+import { newId } from "../../../core/ids.js";
 import { notFoundMessage } from "../../management-access.js";
 import { planFromHost } from "./plan-transfer.js";
 import { loadTransferAccess } from "./transfer-access.js";

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../../deps.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { createAcknowledgeTransferItem } from "./acknowledge-transfer-item.js";
 import { createPlanTransfer } from "./plan-transfer.js";
 import { createStartTransfer } from "./start-transfer.js";
