@@ -1,9 +1,11 @@
+import { Prisma } from "../../gen/prisma/client.js";
 import type { InTransaction } from "./db-client.js";
+import { takeDueLeases } from "./leases.js";
 import type { Db } from "./open-database.js";
 
-// The background verification's share of the store (spec 3.2). Several replicas lease
-// campaigns in VERIFYING with FOR UPDATE SKIP LOCKED, so each campaign is verified by one at
-// a time; a lease that outlives a crashed replica expires and the campaign is picked up again.
+// The background verification's share of the store (spec 3.2). Replicas lease campaigns in
+// VERIFYING (leases.ts, "verify"), so each campaign is verified by one at a time; a lease that
+// outlives a crashed replica runs out and the campaign is picked up again.
 
 export interface VerificationTask {
   campaignId: string;
@@ -18,6 +20,7 @@ interface LeasedRow {
   id: string;
   app_id: bigint;
   link_id: string;
+  publisher_key_encrypted: Uint8Array | null;
 }
 
 export async function leaseVerifications(
@@ -25,26 +28,28 @@ export async function leaseVerifications(
   options: { now: Date; leaseMs: number; limit: number },
 ): Promise<VerificationTask[]> {
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
-  const leased = await db.$queryRaw<LeasedRow[]>`
-    UPDATE campaigns SET verify_lease_until = ${leaseUntil}
-     WHERE id IN (
-       SELECT id FROM campaigns
-        WHERE state = 'VERIFYING' AND (verify_lease_until IS NULL OR verify_lease_until < ${options.now})
-        ORDER BY update_time, id
-        LIMIT ${options.limit}
-        FOR UPDATE SKIP LOCKED)
-    RETURNING id, app_id, link_id`;
-  if (leased.length === 0) return [];
-  const links = await db.distributorLink.findMany({
-    where: { id: { in: leased.map((row) => row.link_id) } },
-    select: { id: true, publisherKeyEncrypted: true },
+  const leased = await takeDueLeases<LeasedRow>(db, "verify", {
+    now: options.now,
+    until: leaseUntil,
+    due: Prisma.sql`state = 'VERIFYING'`,
+    orderBy: Prisma.sql`update_time, id`,
+    limit: options.limit,
+    returning: Prisma.sql`id, app_id, link_id,
+      (SELECT publisher_key_encrypted FROM distributor_links d WHERE d.id = campaigns.link_id) AS publisher_key_encrypted`,
   });
-  const keys = new Map(links.map((link) => [link.id, link.publisherKeyEncrypted]));
-  return leased.flatMap((row) => {
-    const publisherKeyEncrypted = keys.get(row.link_id);
-    if (publisherKeyEncrypted === undefined) return [];
-    return [{ campaignId: row.id, appId: BigInt(row.app_id), linkId: row.link_id, publisherKeyEncrypted, leaseUntil }];
-  });
+  return leased.flatMap(({ id, app_id, link_id, publisher_key_encrypted }) =>
+    publisher_key_encrypted === null
+      ? []
+      : [
+          {
+            campaignId: id,
+            appId: BigInt(app_id),
+            linkId: link_id,
+            publisherKeyEncrypted: publisher_key_encrypted,
+            leaseUntil,
+          },
+        ],
+  );
 }
 
 export interface VerificationRecord {

@@ -1,3 +1,5 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import { leaseFree, leaseHeld, takeDueLeases } from "./leases.js";
 import type { Db } from "./open-database.js";
 
 // Which due webhook deliveries a replica attempts next (docs/webhooks.md "Delivery" and
@@ -45,7 +47,7 @@ interface LeasedRow {
 }
 
 /**
- * Leases up to `limit` due deliveries, FOR UPDATE SKIP LOCKED. Only ACTIVE endpoints that are not
+ * Leases up to `limit` due deliveries (leases.ts, "delivery"). Only ACTIVE endpoints that are not
  * backing off are served, each up to its room under `endpointConcurrency` (one attempt at a time
  * while it is failing: a probe), and each account up to `accountConcurrency`. Between accounts
  * the order is round-robin weighted by what each already has in flight: an account's n-th
@@ -54,19 +56,22 @@ interface LeasedRow {
  */
 export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Promise<DeliveryTask[]> {
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
+  const { now } = options;
   const leased = await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LEASE_LOCK_KEY}::bigint)`;
-    return tx.$queryRaw<LeasedRow[]>`
-      WITH held AS (
+    return takeDueLeases<LeasedRow>(tx, "delivery", {
+      now,
+      until: leaseUntil,
+      with: Prisma.sql`held AS (
         SELECT endpoint_id, count(*)::int AS attempts FROM webhook_deliveries
-         WHERE lease_until >= ${options.now} AND state = 'PENDING'
+         WHERE ${leaseHeld("delivery", now)} AND state = 'PENDING'
          GROUP BY endpoint_id
       ), open_endpoints AS (
         SELECT e.id, e.account_id,
                (CASE WHEN e.failing_since IS NULL THEN ${options.endpointConcurrency}::int ELSE 1 END)
                  - COALESCE(h.attempts, 0) AS room
           FROM webhook_endpoints e LEFT JOIN held h ON h.endpoint_id = e.id
-         WHERE e.state = 'ACTIVE' AND (e.backoff_until IS NULL OR e.backoff_until <= ${options.now})
+         WHERE e.state = 'ACTIVE' AND (e.backoff_until IS NULL OR e.backoff_until <= ${now})
       ), account_held AS (
         SELECT e.account_id, sum(h.attempts)::int AS attempts
           FROM held h JOIN webhook_endpoints e ON e.id = h.endpoint_id
@@ -77,8 +82,8 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
           FROM open_endpoints o
           CROSS JOIN LATERAL (
             SELECT id, next_attempt_time FROM webhook_deliveries
-             WHERE endpoint_id = o.id AND state = 'PENDING' AND next_attempt_time <= ${options.now}
-               AND (lease_until IS NULL OR lease_until < ${options.now})
+             WHERE endpoint_id = o.id AND state = 'PENDING' AND next_attempt_time <= ${now}
+               AND ${leaseFree("delivery", now)}
              ORDER BY next_attempt_time, id
              LIMIT o.room) d
          WHERE o.room > 0
@@ -87,13 +92,10 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
          WHERE COALESCE(a.attempts, 0) + due.turn <= ${options.accountConcurrency}::int
          ORDER BY COALESCE(a.attempts, 0) + due.turn, due.next_attempt_time, due.id
          LIMIT ${options.limit}::int
-      )
-      UPDATE webhook_deliveries SET lease_until = ${leaseUntil}
-       WHERE id IN (SELECT id FROM webhook_deliveries
-                     WHERE id IN (SELECT id FROM chosen) AND state = 'PENDING'
-                       AND (lease_until IS NULL OR lease_until < ${options.now})
-                     FOR UPDATE SKIP LOCKED)
-      RETURNING id, event_id, endpoint_id, attempt_count`;
+      )`,
+      due: Prisma.sql`id IN (SELECT id FROM chosen) AND state = 'PENDING'`,
+      returning: Prisma.sql`id, event_id, endpoint_id, attempt_count`,
+    });
   });
   if (leased.length === 0) return [];
   return withEndpointsAndEvents(db, leased, leaseUntil);
