@@ -15,22 +15,9 @@ export interface ReconciliationTask {
   leaseUntil: Date;
 }
 
-interface LeasedRow {
-  id: string;
-  sandbox: boolean;
-  publisher_key_encrypted: Uint8Array;
-  create_time: Date;
-}
+type LeasedRow = Omit<ReconciliationTask, "leaseUntil">;
 
-const RETURNING = Prisma.sql`id, sandbox, publisher_key_encrypted, create_time`;
-
-const toTask = (row: LeasedRow, leaseUntil: Date): ReconciliationTask => ({
-  linkId: row.id,
-  sandbox: row.sandbox,
-  publisherKeyEncrypted: row.publisher_key_encrypted,
-  createTime: row.create_time,
-  leaseUntil,
-});
+const RETURNING = Prisma.sql`id AS "linkId", sandbox, publisher_key_encrypted AS "publisherKeyEncrypted", create_time AS "createTime"`;
 
 /**
  * Takes active links with at least one campaign whose last pass ended at or before `dueBefore`
@@ -50,7 +37,7 @@ export async function leaseDueLinks(
     limit: options.limit,
     returning: RETURNING,
   });
-  return rows.map((row) => toTask(row, options.leaseUntil));
+  return rows.map((row) => ({ ...row, leaseUntil: options.leaseUntil }));
 }
 
 /**
@@ -63,7 +50,7 @@ export async function leaseLink(
 ): Promise<ReconciliationTask | undefined> {
   const { linkId: id, now, leaseUntil: until } = options;
   const row = await takeLease<LeasedRow>(db, "reconcile", { id, now, until, returning: RETURNING });
-  return row === undefined ? undefined : toTask(row, until);
+  return row && { ...row, leaseUntil: until };
 }
 
 /**

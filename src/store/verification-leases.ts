@@ -16,40 +16,22 @@ export interface VerificationTask {
   leaseUntil: Date;
 }
 
-interface LeasedRow {
-  id: string;
-  app_id: bigint;
-  link_id: string;
-  publisher_key_encrypted: Uint8Array | null;
-}
-
 export async function leaseVerifications(
   db: Db,
   options: { now: Date; leaseMs: number; limit: number },
 ): Promise<VerificationTask[]> {
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
-  const leased = await takeDueLeases<LeasedRow>(db, "verify", {
+  const leased = await takeDueLeases<Omit<VerificationTask, "leaseUntil">>(db, "verify", {
     now: options.now,
     until: leaseUntil,
     due: Prisma.sql`state = 'VERIFYING'`,
     orderBy: Prisma.sql`update_time, id`,
     limit: options.limit,
-    returning: Prisma.sql`id, app_id, link_id,
-      (SELECT publisher_key_encrypted FROM distributor_links d WHERE d.id = campaigns.link_id) AS publisher_key_encrypted`,
+    // The link's key with it (a campaign's link is never deleted under it: ON DELETE RESTRICT).
+    returning: Prisma.sql`id AS "campaignId", app_id AS "appId", link_id AS "linkId",
+      (SELECT publisher_key_encrypted FROM distributor_links d WHERE d.id = campaigns.link_id) AS "publisherKeyEncrypted"`,
   });
-  return leased.flatMap(({ id, app_id, link_id, publisher_key_encrypted }) =>
-    publisher_key_encrypted === null
-      ? []
-      : [
-          {
-            campaignId: id,
-            appId: BigInt(app_id),
-            linkId: link_id,
-            publisherKeyEncrypted: publisher_key_encrypted,
-            leaseUntil,
-          },
-        ],
-  );
+  return leased.map((task) => ({ ...task, appId: BigInt(task.appId), leaseUntil }));
 }
 
 export interface VerificationRecord {

@@ -39,12 +39,7 @@ export interface LeaseOptions {
   accountConcurrency: number;
 }
 
-interface LeasedRow {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  attempt_count: number;
-}
+type LeasedRow = Pick<DeliveryTask, "id" | "eventId" | "endpointId" | "attemptCount">;
 
 /**
  * Leases up to `limit` due deliveries (leases.ts, "delivery"). Only ACTIVE endpoints that are not
@@ -94,7 +89,7 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
          LIMIT ${options.limit}::int
       )`,
       due: Prisma.sql`id IN (SELECT id FROM chosen) AND state = 'PENDING'`,
-      returning: Prisma.sql`id, event_id, endpoint_id, attempt_count`,
+      returning: Prisma.sql`id, event_id AS "eventId", endpoint_id AS "endpointId", attempt_count AS "attemptCount"`,
     });
   });
   if (leased.length === 0) return [];
@@ -104,11 +99,11 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
 async function withEndpointsAndEvents(db: Db, leased: LeasedRow[], leaseUntil: Date): Promise<DeliveryTask[]> {
   const [events, endpoints] = await Promise.all([
     db.webhookEvent.findMany({
-      where: { id: { in: leased.map((row) => row.event_id) } },
+      where: { id: { in: leased.map((row) => row.eventId) } },
       select: { id: true, payload: true },
     }),
     db.webhookEndpoint.findMany({
-      where: { id: { in: leased.map((row) => row.endpoint_id) }, state: "ACTIVE" },
+      where: { id: { in: leased.map((row) => row.endpointId) }, state: "ACTIVE" },
       select: {
         id: true,
         accountId: true,
@@ -122,21 +117,11 @@ async function withEndpointsAndEvents(db: Db, leased: LeasedRow[], leaseUntil: D
   const payloads = new Map(events.map((event) => [event.id, event.payload]));
   const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
   return leased.flatMap((row) => {
-    const payload = payloads.get(row.event_id);
-    const endpoint = byId.get(row.endpoint_id);
+    const payload = payloads.get(row.eventId);
+    const endpoint = byId.get(row.endpointId);
     // A disabled endpoint's deliveries were failed with it; one disabled since is left to lapse.
     if (payload === undefined || endpoint === undefined) return [];
     const { id: _id, ...fields } = endpoint;
-    return [
-      {
-        id: row.id,
-        eventId: row.event_id,
-        endpointId: row.endpoint_id,
-        ...fields,
-        payload,
-        attemptCount: Number(row.attempt_count),
-        leaseUntil,
-      },
-    ];
+    return [{ ...row, ...fields, payload, attemptCount: Number(row.attemptCount), leaseUntil }];
   });
 }
