@@ -17,17 +17,14 @@ import { createFundingChanges, type FundingChanges } from "./core/funding-change
 import { createPageTokens } from "./core/page-token.js";
 import type { MasterKeys } from "./core/secret-box.js";
 import { createRefuse } from "./errors/refusals.js";
-import { createAuditPurge } from "./jobs/audit-purge.js";
-import { createCheckoutExpiry } from "./jobs/checkout-expiry.js";
 import type { Job } from "./jobs/job.js";
 import { createMeteringJob } from "./jobs/metering-job.js";
+import { createAuditPurge, createCheckoutExpiry, createSessionPurge, createWebhookPurge } from "./jobs/purges.js";
 import { createReconciliationJob } from "./jobs/reconciliation-job.js";
-import { createSessionPurge } from "./jobs/session-purge.js";
 import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
 import { createWebhookDeliveryJob, type WebhookDeliveryJob } from "./jobs/webhook-delivery-job.js";
-import { createWebhookPurge } from "./jobs/webhook-purge.js";
 import { createSimulatedPaymentProvider } from "./platform/billing/create-simulated-payment-provider.js";
 import { acceptedWebhookSecrets } from "./platform/billing/payment-signature.js";
 import { createEmbeddedHosting } from "./platform/hosting/create-embedded-hosting.js";

@@ -12,11 +12,13 @@ export interface IntervalJobOptions<T> {
   runAgain?: (result: T) => boolean;
 }
 
-export type IntervalJob = Job & {
+export type IntervalJob<T = unknown> = Job & {
   /** Runs now, or right after the run in progress; nothing while the job is not started. */
   wake(): void;
   /** True from stop() until the next start(): a long run lets go at its next safe point. */
   stopping(): boolean;
+  /** One run outside the loop, what it came to: tests run a job's passes themselves. */
+  runOnce(): Promise<T>;
 };
 
 /**
@@ -24,7 +26,7 @@ export type IntervalJob = Job & {
  * one ended, until stop(), which waits for a run in progress. Timers are unref'd so a job
  * never keeps the process alive on its own.
  */
-export function createIntervalJob<T>(options: IntervalJobOptions<T>): IntervalJob {
+export function createIntervalJob<T>(options: IntervalJobOptions<T>): IntervalJob<T> {
   const { name, intervalMs, logger } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -76,5 +78,6 @@ export function createIntervalJob<T>(options: IntervalJobOptions<T>): IntervalJo
       if (started) run();
     },
     stopping: () => stopRequested,
+    runOnce: options.runOnce,
   };
 }

@@ -14,6 +14,11 @@ export interface LeasePoolOptions<T, R> {
 export interface LeasePool<R> {
   /** Leases work for the free slots and starts it; the runs it started (none: nothing due or no slot free). */
   fill(): Promise<Promise<R>[]>;
+  /**
+   * Fills the slots, again as each run finishes, until nothing more can be leased and no run is
+   * in flight; what the runs it started came to.
+   */
+  drain(): Promise<R[]>;
   /** Resolves once every run in flight now has finished. */
   settled(): Promise<void>;
 }
@@ -35,11 +40,23 @@ export function createLeasePool<T, R>(options: LeasePoolOptions<T, R>): LeasePoo
     });
   }
 
+  function fill(): Promise<Promise<R>[]> {
+    const next = filling.then(leaseAndStart);
+    filling = next.catch(() => undefined);
+    return next;
+  }
+
   return {
-    fill() {
-      const next = filling.then(leaseAndStart);
-      filling = next.catch(() => undefined);
-      return next;
+    fill,
+    async drain() {
+      const started: Promise<R>[] = [];
+      for (;;) {
+        const more = await fill();
+        started.push(...more);
+        if (more.length > 0) continue;
+        if (running.size === 0) return Promise.all(started);
+        await Promise.race(running);
+      }
     },
     async settled() {
       await Promise.allSettled([...running]);

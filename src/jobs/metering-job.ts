@@ -1,15 +1,12 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { hourFloor } from "../domain/metering.js";
 import { meterResource, resourcesBehind } from "../store/ledger.js";
-import { createIntervalJob } from "./interval-job.js";
-import type { Job } from "./job.js";
+import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 
 export interface MeteringJobOptions {
-  deps: ServiceDeps;
+  deps: Pick<ServiceDeps, "db" | "now" | "logger" | "fundingChanges" | "webhookEvents">;
   /** Time between runs. */
   intervalMs: number;
-  /** Resources one run takes at most. */
-  batchSize?: number;
 }
 
 export interface MeteringReport {
@@ -17,9 +14,10 @@ export interface MeteringReport {
   chargedNanos: bigint;
 }
 
-export type MeteringJob = Job & { runOnce(): Promise<MeteringReport> };
+export type MeteringJob = IntervalJob<MeteringReport>;
 
-const DEFAULT_BATCH = 500;
+// Resources one query takes at most.
+const BATCH = 500;
 // A resource far behind is caught up a week at a time (one ledger entry per hour).
 const MAX_PIECES_PER_RESOURCE = 7 * 24;
 
@@ -37,7 +35,7 @@ export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
     const report: MeteringReport = { resources: 0, chargedNanos: 0n };
     // Every pass moves each resource it takes forward, so the work list shrinks to nothing.
     for (;;) {
-      const ids = await resourcesBehind(deps.db, { until, take: options.batchSize ?? DEFAULT_BATCH });
+      const ids = await resourcesBehind(deps.db, { until, take: BATCH });
       if (ids.length === 0) {
         // Usage lowers balances and raises the seven-day spend that funding answers.
         if (report.chargedNanos > 0n) await deps.fundingChanges?.announceAll();
@@ -57,6 +55,5 @@ export function createMeteringJob(options: MeteringJobOptions): MeteringJob {
     }
   }
 
-  const job = createIntervalJob({ name: "metering", intervalMs: options.intervalMs, runOnce, logger: log });
-  return { name: job.name, start: job.start, stop: job.stop, runOnce };
+  return createIntervalJob({ name: "metering", intervalMs: options.intervalMs, runOnce, logger: log });
 }

@@ -1,32 +1,26 @@
-import type { ServiceDeps } from "../core/deps.js";
-import { leaseDueLinks, releaseLinkLease, renewLinkLease } from "../store/reconciliation-leases.js";
+import { holdLinkLease, leaseDueLinks } from "../store/reconciliation-leases.js";
 import {
   RECONCILIATION_LEASE_MS,
   REPORT_PAGE_SIZE,
+  type ReconcileDeps,
   type ReconcileReport,
   reconcileLink,
 } from "../usecases/reconciliation/reconcile-link.js";
-import { createIntervalJob } from "./interval-job.js";
-import type { Job } from "./job.js";
+import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 
 export interface ReconciliationJobOptions {
-  deps: ServiceDeps;
+  deps: ReconcileDeps;
   /** Time between passes (RECONCILIATION_INTERVAL_MS); the first comes one interval after start. */
   intervalMs: number;
-  /** How long one replica holds a link between pages; a crashed replica's links come back after it. */
-  leaseMs?: number;
-  /** Links leased at a time. */
-  batchSize?: number;
   /** Report page size (reference 3.9 recommends 1000..10000). */
   pageSize?: number;
 }
 
-export type ReconciliationJob = Job & {
-  /** One pass over every link due; what each came to. */
-  runOnce(): Promise<Array<{ linkId: string; report: ReconcileReport }>>;
-};
+/** runOnce(): one pass over every link due, what each came to. */
+export type ReconciliationJob = IntervalJob<Array<{ linkId: string; report: ReconcileReport }>>;
 
-const DEFAULT_BATCH = 20;
+// Links one pass leases at a time.
+const BATCH = 20;
 
 /**
  * Refunds and chargebacks reconciled from the platform's report, per distributor
@@ -37,8 +31,7 @@ const DEFAULT_BATCH = 20;
 export function createReconciliationJob(options: ReconciliationJobOptions): ReconciliationJob {
   const { deps } = options;
   const log = deps.logger.child({ job: "reconciliation" });
-  const leaseMs = options.leaseMs ?? RECONCILIATION_LEASE_MS;
-  const limit = options.batchSize ?? DEFAULT_BATCH;
+  const leaseMs = RECONCILIATION_LEASE_MS;
 
   async function runOnce() {
     const now = deps.now();
@@ -48,25 +41,17 @@ export function createReconciliationJob(options: ReconciliationJobOptions): Reco
       // next pass; every other link is reconciled once per pass.
       dueBefore: new Date(now.getTime() - options.intervalMs / 2),
       leaseUntil: new Date(now.getTime() + leaseMs),
-      limit,
+      limit: BATCH,
     });
     const results: Array<{ linkId: string; report: ReconcileReport }> = [];
     for (const task of tasks) {
-      let heldUntil = task.leaseUntil;
-      const keepGoing = async () => {
-        if (job.stopping()) return false;
-        const at = deps.now();
-        const until = new Date(at.getTime() + leaseMs);
-        if (!(await renewLinkLease(deps.db, { linkId: task.linkId, heldUntil, now: at, leaseUntil: until })))
-          return false;
-        heldUntil = until;
-        return true;
-      };
+      const lease = holdLinkLease(deps.db, task, { now: deps.now, leaseMs });
+      const keepGoing = async () => !job.stopping() && (await lease.renew());
       try {
         const report = await reconcileLink(deps, task, { pageSize: options.pageSize ?? REPORT_PAGE_SIZE, keepGoing });
         results.push({ linkId: task.linkId, report });
         log.info({ linkId: task.linkId, ...report, reversedNanos: String(report.reversedNanos) }, "link reconciled");
-        await releaseLinkLease(deps.db, { linkId: task.linkId, heldUntil, now: deps.now(), drained: report.drained });
+        await lease.release(report.drained);
       } catch (error) {
         // Its lease brings it back once it runs out; the other links go on.
         log.error({ err: error, linkId: task.linkId }, "link reconciliation failed");
@@ -80,7 +65,7 @@ export function createReconciliationJob(options: ReconciliationJobOptions): Reco
     intervalMs: options.intervalMs,
     runOnce,
     logger: log,
-    runAgain: (results) => results.length === limit,
+    runAgain: (results) => results.length === BATCH,
   });
-  return { name: job.name, start: job.start, stop: job.stop, runOnce };
+  return job;
 }

@@ -1,20 +1,17 @@
-import type { ServiceDeps } from "../core/deps.js";
-import { leaseDuePurchases, renewPurchaseLease } from "../store/purchase-leases.js";
+import { holdLease } from "../store/leases.js";
+import { leaseDuePurchases } from "../store/purchase-leases.js";
 import { findPurchase } from "../store/purchases.js";
-import { settlePurchase } from "../usecases/settle-purchase.js";
-import { createIntervalJob } from "./interval-job.js";
-import type { Job } from "./job.js";
+import { type SettleDeps, settlePurchase } from "../usecases/settle-purchase.js";
+import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 
 export interface SettlementSweeperOptions {
-  deps: ServiceDeps;
+  deps: SettleDeps;
   /** Time between sweeps. */
   intervalMs: number;
   /** A purchase begun this long ago and not final is settled by the sweeper; also the recheck period. */
   settleAfterMs: number;
   /** A purchase still unapproved this long after it began is cancelled. */
   cancelAfterMs: number;
-  /** Purchases one sweep takes at most. */
-  batchSize?: number;
 }
 
 export interface SweepReport {
@@ -25,9 +22,10 @@ export interface SweepReport {
   lost: number;
 }
 
-export type SettlementSweeper = Job & { runOnce(): Promise<SweepReport> };
+export type SettlementSweeper = IntervalJob<SweepReport>;
 
-const DEFAULT_BATCH = 100;
+// Purchases one sweep takes at most.
+const BATCH = 100;
 
 /**
  * Settles what no game completed (spec 3.1: "within a couple of minutes even if the game never
@@ -46,13 +44,19 @@ export function createSettlementSweeper(options: SettlementSweeperOptions): Sett
       now,
       dueBefore: new Date(now.getTime() - options.settleAfterMs),
       leaseUntil,
-      limit: options.batchSize ?? DEFAULT_BATCH,
+      limit: BATCH,
     });
     const report: SweepReport = { looked: ids.length, settled: 0, unavailable: 0, lost: 0 };
     const cancelUnapprovedBefore = new Date(now.getTime() - options.cancelAfterMs);
     for (const id of ids) {
       // The batch's lease may have run out while earlier purchases waited on the platform.
-      if (!(await renewLease(id, leaseUntil))) {
+      const lease = holdLease(deps.db, "sweep", {
+        id,
+        heldUntil: leaseUntil,
+        now: deps.now,
+        leaseMs: options.settleAfterMs,
+      });
+      if (!(await lease.renew())) {
         report.lost += 1;
         continue;
       }
@@ -61,12 +65,6 @@ export function createSettlementSweeper(options: SettlementSweeperOptions): Sett
       else report.unavailable += 1;
     }
     return report;
-  }
-
-  function renewLease(purchaseId: string, heldUntil: Date): Promise<boolean> {
-    const at = deps.now();
-    const until = new Date(at.getTime() + options.settleAfterMs);
-    return renewPurchaseLease(deps.db, { purchaseId, heldUntil, now: at, leaseUntil: until });
   }
 
   // One purchase's failure never holds up the others; its lease brings it back later.
@@ -83,6 +81,5 @@ export function createSettlementSweeper(options: SettlementSweeperOptions): Sett
     return false;
   }
 
-  const job = createIntervalJob({ name: "settlement-sweeper", intervalMs: options.intervalMs, runOnce, logger: log });
-  return { name: job.name, start: job.start, stop: job.stop, runOnce };
+  return createIntervalJob({ name: "settlement-sweeper", intervalMs: options.intervalMs, runOnce, logger: log });
 }

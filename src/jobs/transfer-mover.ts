@@ -1,23 +1,21 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { claimTransfer } from "../store/transfer-progress.js";
-import { TRANSFER_LEASE_MS, workTransfer } from "../usecases/transfer-steps.js";
-import { createIntervalJob } from "./interval-job.js";
-import type { Job } from "./job.js";
+import { TRANSFER_LEASE_MS, type TransferDeps, workTransfer } from "../usecases/transfer-steps.js";
+import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 
 export interface TransferMoverOptions {
-  deps: ServiceDeps;
+  deps: TransferDeps & Pick<ServiceDeps, "fundingChanges" | "logger">;
   /** Time between looks for work when there was none. */
   intervalMs: number;
-  /** Items one turn moves before it lets the transfer go (another replica may take it). */
-  itemsPerTurn?: number;
 }
 
-export type TransferMover = Job & {
+export type TransferMover = IntervalJob<number> & {
   /** Takes one transfer whose lease is free and moves up to `maxItems` of its items; returns how many. */
   runOnce(options?: { maxItems?: number }): Promise<number>;
 };
 
-const DEFAULT_ITEMS_PER_TURN = 20;
+// Items one turn moves before it lets the transfer go (another replica may take it).
+const ITEMS_PER_TURN = 20;
 
 /**
  * Moves MODE_MOVE transfers item by item in the background (spec 4.6), and finishes a convert
@@ -30,7 +28,7 @@ export function createTransferMover(options: TransferMoverOptions): TransferMove
   async function runOnce(turn: { maxItems?: number } = {}): Promise<number> {
     const lease = await claimTransfer(deps.db, { now: deps.now(), leaseMs: TRANSFER_LEASE_MS });
     if (!lease) return 0;
-    const maxItems = turn.maxItems ?? options.itemsPerTurn ?? DEFAULT_ITEMS_PER_TURN;
+    const maxItems = turn.maxItems ?? ITEMS_PER_TURN;
     // After stop(), a turn in progress finishes the item in hand, settles and lets go.
     const moved = await workTransfer(deps, lease, { maxItems, stopping: job.stopping });
     // Moving credit and readying the campaign change what funding answers.
@@ -46,5 +44,5 @@ export function createTransferMover(options: TransferMoverOptions): TransferMove
     // A turn that moved something leaves the transfer (or another) waiting: take it at once.
     runAgain: (handled) => handled > 0,
   });
-  return { name: job.name, start: job.start, stop: job.stop, runOnce };
+  return { ...job, runOnce };
 }

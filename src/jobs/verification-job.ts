@@ -1,28 +1,21 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { leaseVerifications } from "../store/verification-leases.js";
-import { createIntervalJob } from "./interval-job.js";
-import type { Job } from "./job.js";
+import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 import { type VerifyResult, verifyCampaign } from "./verify-campaign.js";
 
 export interface VerificationJobOptions {
   deps: Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "logger" | "webhookEvents" | "fundingChanges">;
   /** Time between passes over campaigns in VERIFYING. */
   intervalMs: number;
-  /** How long one replica holds a campaign; a crashed replica's campaigns come back after it. */
-  leaseMs?: number;
-  /** Campaigns leased at a time. */
-  batchSize?: number;
 }
 
-export type VerificationJob = Job & {
-  /** Runs a pass now (after create or retry in this process), or right after the running one. */
-  wake(): void;
-  /** One pass over every campaign due; what each came to. */
-  runOnce(): Promise<VerifyResult[]>;
-};
+/** wake(): a pass now (after create or retry in this process); runOnce(): what each campaign due came to. */
+export type VerificationJob = IntervalJob<VerifyResult[]>;
 
-const DEFAULT_LEASE_MS = 60_000;
-const DEFAULT_BATCH = 20;
+// How long one replica holds a campaign (a crashed replica's come back after it), and how many
+// campaigns one pass leases.
+const LEASE_MS = 60_000;
+const BATCH = 20;
 
 /**
  * Background verification of campaigns (spec 3.2). Each pass leases what is due with
@@ -32,14 +25,9 @@ const DEFAULT_BATCH = 20;
 export function createVerificationJob(options: VerificationJobOptions): VerificationJob {
   const { deps } = options;
   const log = deps.logger.child({ job: "verification" });
-  const limit = options.batchSize ?? DEFAULT_BATCH;
 
   async function runOnce(): Promise<VerifyResult[]> {
-    const tasks = await leaseVerifications(deps.db, {
-      now: deps.now(),
-      leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
-      limit,
-    });
+    const tasks = await leaseVerifications(deps.db, { now: deps.now(), leaseMs: LEASE_MS, limit: BATCH });
     const results: VerifyResult[] = [];
     for (const task of tasks) results.push(await verifyOne(task));
     // A verified or refused campaign answers funding and offers differently.
@@ -60,13 +48,12 @@ export function createVerificationJob(options: VerificationJobOptions): Verifica
     }
   }
 
-  const job = createIntervalJob({
+  return createIntervalJob({
     name: "verification",
     intervalMs: options.intervalMs,
     runOnce,
     logger: log,
     // A full batch may have left more waiting: take the next one at once.
-    runAgain: (results) => results.length === limit,
+    runAgain: (results) => results.length === BATCH,
   });
-  return { name: job.name, start: job.start, stop: job.stop, wake: job.wake, runOnce };
 }

@@ -64,30 +64,12 @@ export function createWebhookDeliveryJob(options: WebhookDeliveryJobOptions): We
     },
   });
 
-  async function runOnce(): Promise<AttemptResult[]> {
-    const results: Promise<AttemptResult>[] = [];
-    const inFlight = new Set<Promise<AttemptResult>>();
-    for (;;) {
-      const started = await pool.fill();
-      for (const run of started) {
-        results.push(run);
-        inFlight.add(run);
-        void run.then(() => inFlight.delete(run));
-      }
-      if (started.length > 0) continue;
-      if (inFlight.size === 0) return Promise.all(results);
-      await Promise.race(inFlight);
-    }
-  }
-
   return {
-    name: loop.name,
-    start: loop.start,
+    ...loop,
     async stop() {
       await loop.stop();
       await pool.settled();
     },
-    wake: loop.wake,
-    runOnce,
+    runOnce: pool.drain,
   };
 }

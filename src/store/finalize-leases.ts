@@ -1,4 +1,6 @@
+import { Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
+import { leaseFree } from "./leases.js";
 import { isOpen, isStarted, stateValue } from "./purchase-guards.js";
 import { UNHURRIED_COMMIT } from "./unhurried-commit.js";
 
@@ -7,8 +9,8 @@ import { UNHURRIED_COMMIT } from "./unhurried-commit.js";
 // around the platform call only (never a transaction across it). The lease is judged on the
 // database's clock, the one clock every replica shares.
 
-/** The lease this caller holds, to release it only while it is still its own. */
-export type FinalizeLease = { purchaseId: string; heldUntil: string };
+/** The lease this caller holds, given back with releaseLease(db, "capture", lease) (leases.ts). */
+export type FinalizeLease = { id: string; heldUntil: string };
 
 /**
  * Marks the purchase AUTHORIZED (the platform approved it) and takes the capture lease for
@@ -39,15 +41,8 @@ export async function claimFinalize(
       FROM unhurried
      WHERE id = ${options.purchaseId}
        AND ${isOpen()}
-       AND (finalize_until IS NULL OR finalize_until <= now())
+       AND ${leaseFree("capture", Prisma.sql`now()`)}
     RETURNING finalize_until::text AS held_until`;
   const row = rows[0];
-  return row ? { purchaseId: options.purchaseId, heldUntil: row.held_until } : undefined;
-}
-
-/** Gives the lease back once the platform call is over, unless it ran out and another caller took it. */
-export async function releaseFinalize(db: DbClient, lease: FinalizeLease): Promise<void> {
-  await db.$executeRaw`
-    UPDATE purchases SET finalize_until = NULL
-     WHERE id = ${lease.purchaseId} AND finalize_until = ${lease.heldUntil}::timestamptz`;
+  return row ? { id: options.purchaseId, heldUntil: row.held_until } : undefined;
 }

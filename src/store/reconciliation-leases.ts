@@ -1,8 +1,10 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import { holdLease, takeDueLeases, takeLease } from "./leases.js";
 import type { Db } from "./open-database.js";
 
-// The reconciliation job's share of the store: several replicas lease distributor
-// links with FOR UPDATE SKIP LOCKED, so each link is reconciled by one at a time; a lease that
-// outlives a crashed replica runs out and the link is picked up again.
+// The reconciliation job's share of the store: replicas lease distributor links (leases.ts,
+// "reconcile"), so each link is reconciled by one at a time; a lease that outlives a crashed
+// replica runs out and the link is picked up again.
 
 export interface ReconciliationTask {
   linkId: string;
@@ -13,20 +15,9 @@ export interface ReconciliationTask {
   leaseUntil: Date;
 }
 
-interface LeasedRow {
-  id: string;
-  sandbox: boolean;
-  publisher_key_encrypted: Uint8Array;
-  create_time: Date;
-}
+type LeasedRow = Omit<ReconciliationTask, "leaseUntil">;
 
-const toTask = (row: LeasedRow, leaseUntil: Date): ReconciliationTask => ({
-  linkId: row.id,
-  sandbox: row.sandbox,
-  publisherKeyEncrypted: row.publisher_key_encrypted,
-  createTime: row.create_time,
-  leaseUntil,
-});
+const RETURNING = Prisma.sql`id AS "linkId", sandbox, publisher_key_encrypted AS "publisherKeyEncrypted", create_time AS "createTime"`;
 
 /**
  * Takes active links with at least one campaign whose last pass ended at or before `dueBefore`
@@ -36,19 +27,17 @@ export async function leaseDueLinks(
   db: Db,
   options: { now: Date; dueBefore: Date; leaseUntil: Date; limit: number },
 ): Promise<ReconciliationTask[]> {
-  const rows = await db.$queryRaw<LeasedRow[]>`
-    UPDATE distributor_links SET reconcile_lease_until = ${options.leaseUntil}
-     WHERE id IN (
-       SELECT d.id FROM distributor_links d
-        WHERE d.state = 'ACTIVE'
-          AND (d.reconcile_lease_until IS NULL OR d.reconcile_lease_until <= ${options.now})
-          AND (d.reconcile_time IS NULL OR d.reconcile_time <= ${options.dueBefore})
-          AND EXISTS (SELECT 1 FROM campaigns c WHERE c.link_id = d.id)
-        ORDER BY d.reconcile_time NULLS FIRST, d.id
-        LIMIT ${options.limit}
-        FOR UPDATE SKIP LOCKED)
-    RETURNING id, sandbox, publisher_key_encrypted, create_time`;
-  return rows.map((row) => toTask(row, options.leaseUntil));
+  const rows = await takeDueLeases<LeasedRow>(db, "reconcile", {
+    now: options.now,
+    until: options.leaseUntil,
+    due: Prisma.sql`state = 'ACTIVE'
+      AND (reconcile_time IS NULL OR reconcile_time <= ${options.dueBefore})
+      AND EXISTS (SELECT 1 FROM campaigns c WHERE c.link_id = distributor_links.id)`,
+    orderBy: Prisma.sql`reconcile_time NULLS FIRST, id`,
+    limit: options.limit,
+    returning: RETURNING,
+  });
+  return rows.map((row) => ({ ...row, leaseUntil: options.leaseUntil }));
 }
 
 /**
@@ -59,35 +48,26 @@ export async function leaseLink(
   db: Db,
   options: { linkId: string; now: Date; leaseUntil: Date },
 ): Promise<ReconciliationTask | undefined> {
-  const rows = await db.$queryRaw<LeasedRow[]>`
-    UPDATE distributor_links SET reconcile_lease_until = ${options.leaseUntil}
-     WHERE id = ${options.linkId}
-       AND (reconcile_lease_until IS NULL OR reconcile_lease_until <= ${options.now})
-    RETURNING id, sandbox, publisher_key_encrypted, create_time`;
-  const row = rows[0];
-  return row === undefined ? undefined : toTask(row, options.leaseUntil);
+  const { linkId: id, now, leaseUntil: until } = options;
+  const row = await takeLease<LeasedRow>(db, "reconcile", { id, now, until, returning: RETURNING });
+  return row && { ...row, leaseUntil: until };
 }
 
-/** Extends the lease while this replica still holds it; false when it ran out or was taken. */
-export async function renewLinkLease(
+/**
+ * The lease a pass holds on its link, renewed before each page; given back when the pass ends,
+ * one that drained the report also recording when it ended.
+ */
+export function holdLinkLease(
   db: Db,
-  options: { linkId: string; heldUntil: Date; now: Date; leaseUntil: Date },
-): Promise<boolean> {
-  const renewed = await db.$executeRaw`
-    UPDATE distributor_links SET reconcile_lease_until = ${options.leaseUntil}
-     WHERE id = ${options.linkId} AND reconcile_lease_until = ${options.heldUntil}
-       AND reconcile_lease_until > ${options.now}`;
-  return renewed === 1;
-}
-
-/** Gives the lease back; a pass that drained the report also records when it ended. */
-export async function releaseLinkLease(
-  db: Db,
-  options: { linkId: string; heldUntil: Date; now: Date; drained: boolean },
-): Promise<void> {
-  await db.$executeRaw`
-    UPDATE distributor_links
-       SET reconcile_lease_until = NULL,
-           reconcile_time = CASE WHEN ${options.drained} THEN ${options.now}::timestamptz ELSE reconcile_time END
-     WHERE id = ${options.linkId} AND reconcile_lease_until = ${options.heldUntil}`;
+  task: ReconciliationTask,
+  options: { now: () => Date; leaseMs: number },
+): { renew(): Promise<boolean>; release(drained: boolean): Promise<void> } {
+  const lease = holdLease(db, "reconcile", { id: task.linkId, heldUntil: task.leaseUntil, ...options });
+  return {
+    renew: lease.renew,
+    release: (drained) =>
+      lease.release(
+        Prisma.sql`reconcile_time = CASE WHEN ${drained} THEN ${options.now()}::timestamptz ELSE reconcile_time END`,
+      ),
+  };
 }

@@ -1,9 +1,11 @@
+import { Prisma } from "../../gen/prisma/client.js";
 import type { InTransaction } from "./db-client.js";
+import { takeDueLeases } from "./leases.js";
 import type { Db } from "./open-database.js";
 
-// The background verification's share of the store (spec 3.2). Several replicas lease
-// campaigns in VERIFYING with FOR UPDATE SKIP LOCKED, so each campaign is verified by one at
-// a time; a lease that outlives a crashed replica expires and the campaign is picked up again.
+// The background verification's share of the store (spec 3.2). Replicas lease campaigns in
+// VERIFYING (leases.ts, "verify"), so each campaign is verified by one at a time; a lease that
+// outlives a crashed replica runs out and the campaign is picked up again.
 
 export interface VerificationTask {
   campaignId: string;
@@ -14,37 +16,22 @@ export interface VerificationTask {
   leaseUntil: Date;
 }
 
-interface LeasedRow {
-  id: string;
-  app_id: bigint;
-  link_id: string;
-}
-
 export async function leaseVerifications(
   db: Db,
   options: { now: Date; leaseMs: number; limit: number },
 ): Promise<VerificationTask[]> {
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
-  const leased = await db.$queryRaw<LeasedRow[]>`
-    UPDATE campaigns SET verify_lease_until = ${leaseUntil}
-     WHERE id IN (
-       SELECT id FROM campaigns
-        WHERE state = 'VERIFYING' AND (verify_lease_until IS NULL OR verify_lease_until < ${options.now})
-        ORDER BY update_time, id
-        LIMIT ${options.limit}
-        FOR UPDATE SKIP LOCKED)
-    RETURNING id, app_id, link_id`;
-  if (leased.length === 0) return [];
-  const links = await db.distributorLink.findMany({
-    where: { id: { in: leased.map((row) => row.link_id) } },
-    select: { id: true, publisherKeyEncrypted: true },
+  const leased = await takeDueLeases<Omit<VerificationTask, "leaseUntil">>(db, "verify", {
+    now: options.now,
+    until: leaseUntil,
+    due: Prisma.sql`state = 'VERIFYING'`,
+    orderBy: Prisma.sql`update_time, id`,
+    limit: options.limit,
+    // The link's key with it (a campaign's link is never deleted under it: ON DELETE RESTRICT).
+    returning: Prisma.sql`id AS "campaignId", app_id AS "appId", link_id AS "linkId",
+      (SELECT publisher_key_encrypted FROM distributor_links d WHERE d.id = campaigns.link_id) AS "publisherKeyEncrypted"`,
   });
-  const keys = new Map(links.map((link) => [link.id, link.publisherKeyEncrypted]));
-  return leased.flatMap((row) => {
-    const publisherKeyEncrypted = keys.get(row.link_id);
-    if (publisherKeyEncrypted === undefined) return [];
-    return [{ campaignId: row.id, appId: BigInt(row.app_id), linkId: row.link_id, publisherKeyEncrypted, leaseUntil }];
-  });
+  return leased.map((task) => ({ ...task, appId: BigInt(task.appId), leaseUntil }));
 }
 
 export interface VerificationRecord {

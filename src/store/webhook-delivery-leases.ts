@@ -1,3 +1,5 @@
+import { Prisma } from "../../gen/prisma/client.js";
+import { leaseFree, leaseHeld, takeDueLeases } from "./leases.js";
 import type { Db } from "./open-database.js";
 
 // Which due webhook deliveries a replica attempts next (docs/webhooks.md "Delivery" and
@@ -37,15 +39,10 @@ export interface LeaseOptions {
   accountConcurrency: number;
 }
 
-interface LeasedRow {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  attempt_count: number;
-}
+type LeasedRow = Pick<DeliveryTask, "id" | "eventId" | "endpointId" | "attemptCount">;
 
 /**
- * Leases up to `limit` due deliveries, FOR UPDATE SKIP LOCKED. Only ACTIVE endpoints that are not
+ * Leases up to `limit` due deliveries (leases.ts, "delivery"). Only ACTIVE endpoints that are not
  * backing off are served, each up to its room under `endpointConcurrency` (one attempt at a time
  * while it is failing: a probe), and each account up to `accountConcurrency`. Between accounts
  * the order is round-robin weighted by what each already has in flight: an account's n-th
@@ -54,19 +51,22 @@ interface LeasedRow {
  */
 export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Promise<DeliveryTask[]> {
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
+  const { now } = options;
   const leased = await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LEASE_LOCK_KEY}::bigint)`;
-    return tx.$queryRaw<LeasedRow[]>`
-      WITH held AS (
+    return takeDueLeases<LeasedRow>(tx, "delivery", {
+      now,
+      until: leaseUntil,
+      with: Prisma.sql`held AS (
         SELECT endpoint_id, count(*)::int AS attempts FROM webhook_deliveries
-         WHERE lease_until >= ${options.now} AND state = 'PENDING'
+         WHERE ${leaseHeld("delivery", now)} AND state = 'PENDING'
          GROUP BY endpoint_id
       ), open_endpoints AS (
         SELECT e.id, e.account_id,
                (CASE WHEN e.failing_since IS NULL THEN ${options.endpointConcurrency}::int ELSE 1 END)
                  - COALESCE(h.attempts, 0) AS room
           FROM webhook_endpoints e LEFT JOIN held h ON h.endpoint_id = e.id
-         WHERE e.state = 'ACTIVE' AND (e.backoff_until IS NULL OR e.backoff_until <= ${options.now})
+         WHERE e.state = 'ACTIVE' AND (e.backoff_until IS NULL OR e.backoff_until <= ${now})
       ), account_held AS (
         SELECT e.account_id, sum(h.attempts)::int AS attempts
           FROM held h JOIN webhook_endpoints e ON e.id = h.endpoint_id
@@ -77,8 +77,8 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
           FROM open_endpoints o
           CROSS JOIN LATERAL (
             SELECT id, next_attempt_time FROM webhook_deliveries
-             WHERE endpoint_id = o.id AND state = 'PENDING' AND next_attempt_time <= ${options.now}
-               AND (lease_until IS NULL OR lease_until < ${options.now})
+             WHERE endpoint_id = o.id AND state = 'PENDING' AND next_attempt_time <= ${now}
+               AND ${leaseFree("delivery", now)}
              ORDER BY next_attempt_time, id
              LIMIT o.room) d
          WHERE o.room > 0
@@ -87,13 +87,10 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
          WHERE COALESCE(a.attempts, 0) + due.turn <= ${options.accountConcurrency}::int
          ORDER BY COALESCE(a.attempts, 0) + due.turn, due.next_attempt_time, due.id
          LIMIT ${options.limit}::int
-      )
-      UPDATE webhook_deliveries SET lease_until = ${leaseUntil}
-       WHERE id IN (SELECT id FROM webhook_deliveries
-                     WHERE id IN (SELECT id FROM chosen) AND state = 'PENDING'
-                       AND (lease_until IS NULL OR lease_until < ${options.now})
-                     FOR UPDATE SKIP LOCKED)
-      RETURNING id, event_id, endpoint_id, attempt_count`;
+      )`,
+      due: Prisma.sql`id IN (SELECT id FROM chosen) AND state = 'PENDING'`,
+      returning: Prisma.sql`id, event_id AS "eventId", endpoint_id AS "endpointId", attempt_count AS "attemptCount"`,
+    });
   });
   if (leased.length === 0) return [];
   return withEndpointsAndEvents(db, leased, leaseUntil);
@@ -102,11 +99,11 @@ export async function leaseWebhookDeliveries(db: Db, options: LeaseOptions): Pro
 async function withEndpointsAndEvents(db: Db, leased: LeasedRow[], leaseUntil: Date): Promise<DeliveryTask[]> {
   const [events, endpoints] = await Promise.all([
     db.webhookEvent.findMany({
-      where: { id: { in: leased.map((row) => row.event_id) } },
+      where: { id: { in: leased.map((row) => row.eventId) } },
       select: { id: true, payload: true },
     }),
     db.webhookEndpoint.findMany({
-      where: { id: { in: leased.map((row) => row.endpoint_id) }, state: "ACTIVE" },
+      where: { id: { in: leased.map((row) => row.endpointId) }, state: "ACTIVE" },
       select: {
         id: true,
         accountId: true,
@@ -120,21 +117,11 @@ async function withEndpointsAndEvents(db: Db, leased: LeasedRow[], leaseUntil: D
   const payloads = new Map(events.map((event) => [event.id, event.payload]));
   const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
   return leased.flatMap((row) => {
-    const payload = payloads.get(row.event_id);
-    const endpoint = byId.get(row.endpoint_id);
+    const payload = payloads.get(row.eventId);
+    const endpoint = byId.get(row.endpointId);
     // A disabled endpoint's deliveries were failed with it; one disabled since is left to lapse.
     if (payload === undefined || endpoint === undefined) return [];
     const { id: _id, ...fields } = endpoint;
-    return [
-      {
-        id: row.id,
-        eventId: row.event_id,
-        endpointId: row.endpoint_id,
-        ...fields,
-        payload,
-        attemptCount: Number(row.attempt_count),
-        leaseUntil,
-      },
-    ];
+    return [{ ...row, ...fields, payload, attemptCount: Number(row.attemptCount), leaseUntil }];
   });
 }

@@ -4,7 +4,7 @@ import type { OrderRef } from "../platform/steam/steam-platform.js";
 import type { PurchaseRecord } from "../store/purchases.js";
 
 /** How the platform names a purchase's order: live or sandbox book (spec 1.6), app and our order id. */
-export function orderRefOf(deps: ServiceDeps, purchase: PurchaseRecord): OrderRef {
+export function orderRefOf(deps: Pick<ServiceDeps, "masterKeys">, purchase: PurchaseRecord): OrderRef {
   return {
     publisherKey: openSecret(deps.masterKeys, purchase.publisherKeyEncrypted),
     sandbox: purchase.sandbox,

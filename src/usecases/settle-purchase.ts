@@ -8,7 +8,8 @@ import {
   stateAfter,
 } from "../domain/purchase-state.js";
 import type { OrderRef, PlatformResult, TxnState } from "../platform/steam/steam-platform.js";
-import { claimFinalize, releaseFinalize } from "../store/finalize-leases.js";
+import { claimFinalize } from "../store/finalize-leases.js";
+import { releaseLease } from "../store/leases.js";
 import type { PublicCampaignFacts } from "../store/public-campaigns.js";
 import {
   type Credit,
@@ -27,6 +28,12 @@ import { orderRefOf } from "./order-ref.js";
 // STEAM_TIMEOUT_MS: it runs out when its holder died mid-capture, or one timeout after a
 // FinalizeTxn nobody answered (then it is left to run out, see finalize()).
 const FINALIZE_LEASE_TIMEOUTS = 2;
+
+/** What settling uses: the platform, the store, and who is told of a credit. */
+export type SettleDeps = Pick<
+  ServiceDeps,
+  "db" | "now" | "steam" | "masterKeys" | "config" | "logger" | "metrics" | "fundingChanges" | "webhookEvents"
+>;
 
 export interface SettleOptions {
   /** The game's `authorized` flag (spec 4.4): a hint, never an answer; undefined for the sweeper. */
@@ -58,7 +65,7 @@ export type SettleResult =
  * call. A captured order not yet credited (a crash after FinalizeTxn) is credited now.
  */
 export async function settlePurchase(
-  deps: ServiceDeps,
+  deps: SettleDeps,
   purchase: PurchaseRecord,
   options: SettleOptions = {},
 ): Promise<SettleResult> {
@@ -73,7 +80,7 @@ export async function settlePurchase(
 }
 
 async function onQueryFailed(
-  deps: ServiceDeps,
+  deps: SettleDeps,
   purchase: PurchaseRecord,
   ref: OrderRef,
   query: Exclude<PlatformResult<TxnState>, { kind: "ok" }>,
@@ -92,7 +99,7 @@ async function onQueryFailed(
 }
 
 async function waitOrCancel(
-  deps: ServiceDeps,
+  deps: SettleDeps,
   purchase: PurchaseRecord,
   transId: string,
   options: SettleOptions,
@@ -113,7 +120,7 @@ async function waitOrCancel(
 }
 
 async function finalize(
-  deps: ServiceDeps,
+  deps: SettleDeps,
   purchase: PurchaseRecord,
   ref: OrderRef,
   transId: string,
@@ -135,7 +142,7 @@ async function finalize(
   if (finalized.kind === "ok") return apply(deps, purchase, { step: "credit", finding: options.finding });
   if (finalized.kind === "refused") {
     // Steam answered, so this capture is over: the next caller may capture (it asks QueryTxn first).
-    await releaseFinalize(deps.db, lease);
+    await releaseLease(deps.db, "capture", lease);
     if (finalized.keyRejected) await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
     // It failed meanwhile, or was captured after all: ask again.
     const again = await deps.steam.queryTxn(ref);
@@ -158,7 +165,7 @@ async function finalize(
  * when another caller ended the purchase first, answers what it became.
  */
 async function apply(
-  deps: ServiceDeps,
+  deps: SettleDeps,
   purchase: PurchaseRecord,
   end: { step: Exclude<SettlementStep, "wait" | "finalize">; guard?: EndGuard; txn?: TxnState; finding?: FindingOf },
 ): Promise<SettleResult> {
@@ -192,7 +199,7 @@ async function apply(
 }
 
 function credit(
-  deps: ServiceDeps,
+  deps: SettleDeps,
   purchase: PurchaseRecord,
   { txn, finding }: { txn?: TxnState; finding?: FindingOf },
   now: Date,

@@ -18,6 +18,8 @@ import { findTransferTarget, type TransferTarget } from "../store/transfers.js";
 
 export const TRANSFER_LEASE_MS = 60_000;
 
+export type TransferDeps = Pick<ServiceDeps, "db" | "now" | "hosting" | "webhookEvents">;
+
 const outcomes: Record<MoveOutcome, { state: TransferItemState; detail: string }> = {
   moved: { state: "MOVED", detail: "" },
   missing: { state: "FAILED", detail: "no longer in the source project" },
@@ -29,7 +31,7 @@ const outcomes: Record<MoveOutcome, { state: TransferItemState; detail: string }
 };
 
 /** Moves the next pending item; false when none is left. */
-async function moveNextItem(deps: ServiceDeps, target: TransferTarget): Promise<boolean> {
+async function moveNextItem(deps: TransferDeps, target: TransferTarget): Promise<boolean> {
   const resourceId = await nextPendingItem(deps.db, target.id);
   if (resourceId === undefined) return false;
   const outcome = await deps.hosting.moveResource({
@@ -56,7 +58,7 @@ export interface WorkOptions {
  * Moves items while the lease holds, then settles the transfer (SUCCEEDED makes the campaign
  * ready) and lets the lease go. Returns how many items were handled.
  */
-export async function workTransfer(deps: ServiceDeps, lease: Lease, options: WorkOptions): Promise<number> {
+export async function workTransfer(deps: TransferDeps, lease: Lease, options: WorkOptions): Promise<number> {
   const target = await findTransferTarget(deps.db, lease.transferId);
   if (!target) return 0;
   let held: Lease | undefined = lease;

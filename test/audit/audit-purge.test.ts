@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostingService } from "../../gen/encore/hosting/v1/hosting_service_pb.js";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { createAuditPurge } from "../../src/jobs/audit-purge.js";
+import { createAuditPurge } from "../../src/jobs/purges.js";
 import { createAccount, type TestAccount } from "../identity/identity-fixture.js";
 import { refusal } from "../support/refusal.js";
 import { onPostgres } from "../support/test-database.js";

@@ -6,7 +6,7 @@ import {
   CheckoutSession_State,
   LedgerEntry_Type,
 } from "../../gen/encore/billing/v1/billing_service_pb.js";
-import { CHECKOUT_SESSION_LIFETIME_MS, createCheckoutExpiry } from "../../src/jobs/checkout-expiry.js";
+import { CHECKOUT_SESSION_LIFETIME_MS, createCheckoutExpiry } from "../../src/jobs/purges.js";
 import { DOLLAR } from "../support/seed.js";
 import { type Studio, seedProject, seedStudio } from "../support/seed-hosting.js";
 import { onPostgres } from "../support/test-database.js";

@@ -2,7 +2,7 @@ import { Code } from "@connectrpc/connect";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
-import { createSessionPurge } from "../../src/jobs/session-purge.js";
+import { createSessionPurge } from "../../src/jobs/purges.js";
 import { refusal } from "../support/refusal.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";

@@ -58,6 +58,25 @@ describe("createLeasePool", () => {
     expect(leases).toEqual([3]);
   });
 
+  it("drain() refills each freed slot until nothing is left to lease, then answers every run's result", async () => {
+    const { pool, leases, running, finish } = queuePool(2, ["a", "b", "c"]);
+    let drained: string[] | undefined;
+    const draining = pool.drain().then((results) => {
+      drained = results;
+    });
+    await expect.poll(running).toEqual(["a", "b"]);
+    await finish("b");
+    await expect.poll(running).toEqual(["a", "b", "c"]);
+    await finish("c");
+    // Nothing is left to lease, but "a" is still in flight.
+    await expect.poll(() => leases).toEqual([2, 1, 1]);
+    expect(drained).toBeUndefined();
+    await finish("a");
+    await draining;
+    expect(drained).toEqual(["a", "b", "c"]);
+    expect(leases).toEqual([2, 1, 1, 2]);
+  });
+
   it("frees the slot of a run that rejects, and settled() waits for the runs in flight", async () => {
     const failing = createLeasePool({
       size: 1,

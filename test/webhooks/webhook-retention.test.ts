@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { createWebhookPurge } from "../../src/jobs/webhook-purge.js";
+import { createWebhookPurge } from "../../src/jobs/purges.js";
 import { seedStudio } from "../support/seed-hosting.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 

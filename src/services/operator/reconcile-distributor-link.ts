@@ -9,7 +9,7 @@ import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { findLink } from "../../store/links.js";
-import { leaseLink, releaseLinkLease, renewLinkLease } from "../../store/reconciliation-leases.js";
+import { holdLinkLease, leaseLink } from "../../store/reconciliation-leases.js";
 import {
   RECONCILIATION_LEASE_MS,
   REPORT_PAGE_SIZE,
@@ -43,17 +43,10 @@ export function createReconcileDistributorLink(deps: ServiceDeps) {
         message: "A reconciliation pass over this distributor link is under way; retry later.",
       });
     }
-    let heldUntil = task.leaseUntil;
-    const keepGoing = async () => {
-      const at = deps.now();
-      const until = new Date(at.getTime() + RECONCILIATION_LEASE_MS);
-      const renewed = await renewLinkLease(deps.db, { linkId, heldUntil, now: at, leaseUntil: until });
-      if (renewed) heldUntil = until;
-      return renewed;
-    };
+    const lease = holdLinkLease(deps.db, task, { now: deps.now, leaseMs: RECONCILIATION_LEASE_MS });
     let drained = false;
     try {
-      const report = await reconcileLink(deps, task, { pageSize: REPORT_PAGE_SIZE, keepGoing });
+      const report = await reconcileLink(deps, task, { pageSize: REPORT_PAGE_SIZE, keepGoing: lease.renew });
       drained = report.drained;
       return create(ReconciliationSchema, {
         link: request.name,
@@ -66,7 +59,7 @@ export function createReconcileDistributorLink(deps: ServiceDeps) {
         stoppedBecause: report.stoppedBecause ?? "",
       });
     } finally {
-      await releaseLinkLease(deps.db, { linkId, heldUntil, now: deps.now(), drained });
+      await lease.release(drained);
     }
   };
 }

@@ -34,7 +34,7 @@ export interface AppliedPage {
  * each change once however often the report repeats a row.
  */
 export async function applyReportPage(
-  deps: ServiceDeps,
+  deps: Pick<ServiceDeps, "db" | "now" | "webhookEvents" | "metrics">,
   page: {
     task: ReconciliationTask;
     appId: bigint;

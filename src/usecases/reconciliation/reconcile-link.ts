@@ -1,9 +1,9 @@
-import type { ServiceDeps } from "../../core/deps.js";
 import { openSecret } from "../../core/secret-box.js";
 import { type CursorState, freshOrders, nextCursor, reportTimeOf } from "../../domain/report-cursor.js";
 import { linkAppIds, readCursor } from "../../store/reconciliation.js";
 import type { ReconciliationTask } from "../../store/reconciliation-leases.js";
 import { markKeyRejected } from "../key-rejected.js";
+import type { SettleDeps } from "../settle-purchase.js";
 import { applyReportPage, CursorMoved } from "./apply-report-page.js";
 import { settleMissed } from "./settle-missed.js";
 
@@ -11,6 +11,9 @@ import { settleMissed } from "./settle-missed.js";
 export const RECONCILIATION_LEASE_MS = 5 * 60_000;
 /** Report page size (reference 3.9 recommends 1000..10000). */
 export const REPORT_PAGE_SIZE = 1000;
+
+/** A pass settles what the report shows settled, so it uses what settling uses. */
+export type ReconcileDeps = SettleDeps;
 
 export interface ReconcileOptions {
   /** Page size asked of the report (reference 3.9: 1..50000). */
@@ -53,7 +56,7 @@ export interface ReconcileReport {
  * moves no money.
  */
 export async function reconcileLink(
-  deps: ServiceDeps,
+  deps: ReconcileDeps,
   task: ReconciliationTask,
   options: ReconcileOptions,
 ): Promise<ReconcileReport> {

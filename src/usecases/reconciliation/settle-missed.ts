@@ -4,7 +4,7 @@ import type { ReportOrder } from "../../platform/steam/steam-platform.js";
 import { findPurchase } from "../../store/purchases.js";
 import { findReconciledPurchases } from "../../store/reconciliation.js";
 import type { ReconciliationTask } from "../../store/reconciliation-leases.js";
-import { settlePurchase } from "../settle-purchase.js";
+import { type SettleDeps, settlePurchase } from "../settle-purchase.js";
 
 /**
  * Open purchases whose order the report shows settled (a crash window, or an order settled
@@ -14,7 +14,7 @@ import { settlePurchase } from "../settle-purchase.js";
  * ended credited.
  */
 export async function settleMissed(
-  deps: ServiceDeps,
+  deps: SettleDeps,
   page: { task: ReconciliationTask; appId: bigint; fresh: readonly ReportOrder[] },
 ): Promise<number> {
   const { task, appId, fresh } = page;
