@@ -1,4 +1,3 @@
-import type { ServiceDeps } from "../../core/deps.js";
 import { reconcileStep } from "../../domain/reversal.js";
 import type { ReportOrder } from "../../platform/steam/steam-platform.js";
 import { findPurchase } from "../../store/purchases.js";
