@@ -146,6 +146,7 @@ export function createApp(options: AppOptions): App {
   const steam = createSteamClient({
     apiUrl: config.steam.apiUrl,
     storeUrl: config.steam.storeUrl,
+    openIdUrl: config.steam.openIdUrl,
     timeoutMs: config.steam.timeoutMs,
     readRetries: STEAM_READ_RETRIES,
     logger: logger.child({ component: "steam" }),

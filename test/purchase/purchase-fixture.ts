@@ -54,6 +54,7 @@ export async function startPurchaseFixture(
   const fullEnv = {
     STEAM_API_URL: sim.url,
     STEAM_STORE_URL: sim.storeUrl,
+    STEAM_OPENID_URL: sim.openIdUrl,
     STEAM_TIMEOUT_MS: String(STEAM_TIMEOUT_MS),
     LOG_LEVEL: "silent",
     ...env,
@@ -63,6 +64,7 @@ export async function startPurchaseFixture(
   const steam = createSteamClient({
     apiUrl: sim.url,
     storeUrl: sim.storeUrl,
+    openIdUrl: sim.openIdUrl,
     timeoutMs: STEAM_TIMEOUT_MS,
     readRetries: 0,
   });

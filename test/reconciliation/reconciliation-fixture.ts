@@ -33,7 +33,13 @@ export function replica(
   options: { pageSize?: number; metrics?: ServiceDeps["metrics"] } = {},
 ): ReconciliationJob & { steam: SteamClient; deps: ServiceDeps } {
   const config = loadConfig({ STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, LOG_LEVEL: "silent" });
-  const steam = createSteamClient({ apiUrl: f.sim.url, storeUrl: f.sim.storeUrl, timeoutMs: 2000, readRetries: 0 });
+  const steam = createSteamClient({
+    apiUrl: f.sim.url,
+    storeUrl: f.sim.storeUrl,
+    openIdUrl: f.sim.openIdUrl,
+    timeoutMs: 2000,
+    readRetries: 0,
+  });
   const deps = testServiceDeps({
     db: f.db,
     config,
