@@ -13,7 +13,7 @@ import { findPurchase } from "../../../store/purchases.js";
 import { settlePurchase } from "../../../usecases/settle-purchase.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { toPublicFunding } from "../public/public-mapper.js";
-import { publicCampaignOf, readPublicCampaign } from "../public/read-public-campaign.js";
+import { publicCampaignOf, readPublicCampaign } from "../../../usecases/read-public-campaign.js";
 import { toPurchaseState } from "./purchase-state-mapper.js";
 
 /**
