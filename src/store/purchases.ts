@@ -50,18 +50,20 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
 
 /**
  * Records how the begin's InitTxn ended (docs/settlement.md "A begin repeated"): the platform's
- * transaction id when it opened the order, null when nobody answered. A begin repeated with the
+ * transaction id when it opened the order (and a web order's approval page, reference 3.1 "Web
+ * flow"), null when nobody answered. A begin repeated with the
  * same requestId answers from it. Committed without waiting for its WAL flush (UNHURRIED_COMMIT):
  * losing it in a database crash leaves the purchase as its opening left it, and the next caller
  * asks QueryTxn.
  */
 export async function recordInitTxnEnd(
   db: DbClient,
-  end: { purchaseId: string; transId: string | null; now: Date },
+  end: { purchaseId: string; transId: string | null; steamUrl?: string; now: Date },
 ): Promise<void> {
   await db.$executeRaw`
     WITH ${UNHURRIED_COMMIT}
-    UPDATE purchases SET trans_id = COALESCE(trans_id, ${end.transId}), init_txn_end_time = ${end.now}
+    UPDATE purchases SET trans_id = COALESCE(trans_id, ${end.transId}), init_txn_end_time = ${end.now},
+           steam_url = COALESCE(steam_url, ${end.steamUrl ?? null})
       FROM unhurried WHERE id = ${end.purchaseId}`;
 }
 

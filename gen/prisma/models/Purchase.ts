@@ -46,6 +46,7 @@ export type PurchaseMinAggregateOutputType = {
   orderId: bigint | null
   transId: string | null
   initTxnEndTime: Date | null
+  steamUrl: string | null
   playerId: string | null
   state: $Enums.PurchaseState | null
   priceNanos: bigint | null
@@ -67,6 +68,7 @@ export type PurchaseMaxAggregateOutputType = {
   orderId: bigint | null
   transId: string | null
   initTxnEndTime: Date | null
+  steamUrl: string | null
   playerId: string | null
   state: $Enums.PurchaseState | null
   priceNanos: bigint | null
@@ -88,6 +90,7 @@ export type PurchaseCountAggregateOutputType = {
   orderId: number
   transId: number
   initTxnEndTime: number
+  steamUrl: number
   playerId: number
   state: number
   priceNanos: number
@@ -123,6 +126,7 @@ export type PurchaseMinAggregateInputType = {
   orderId?: true
   transId?: true
   initTxnEndTime?: true
+  steamUrl?: true
   playerId?: true
   state?: true
   priceNanos?: true
@@ -144,6 +148,7 @@ export type PurchaseMaxAggregateInputType = {
   orderId?: true
   transId?: true
   initTxnEndTime?: true
+  steamUrl?: true
   playerId?: true
   state?: true
   priceNanos?: true
@@ -165,6 +170,7 @@ export type PurchaseCountAggregateInputType = {
   orderId?: true
   transId?: true
   initTxnEndTime?: true
+  steamUrl?: true
   playerId?: true
   state?: true
   priceNanos?: true
@@ -273,6 +279,7 @@ export type PurchaseGroupByOutputType = {
   orderId: bigint
   transId: string | null
   initTxnEndTime: Date | null
+  steamUrl: string | null
   playerId: string
   state: $Enums.PurchaseState
   priceNanos: bigint
@@ -317,6 +324,7 @@ export type PurchaseWhereInput = {
   orderId?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
@@ -345,6 +353,7 @@ export type PurchaseOrderByWithRelationInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrderInput | Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
+  steamUrl?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -376,6 +385,7 @@ export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
   linkId?: Prisma.StringFilter<"Purchase"> | string
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
@@ -404,6 +414,7 @@ export type PurchaseOrderByWithAggregationInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrderInput | Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
+  steamUrl?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -433,6 +444,7 @@ export type PurchaseScalarWhereWithAggregatesInput = {
   orderId?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableWithAggregatesFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableWithAggregatesFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableWithAggregatesFilter<"Purchase"> | string | null
   playerId?: Prisma.StringWithAggregatesFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateWithAggregatesFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
@@ -451,6 +463,7 @@ export type PurchaseCreateInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -479,6 +492,7 @@ export type PurchaseUncheckedCreateInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -501,6 +515,7 @@ export type PurchaseUpdateInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -529,6 +544,7 @@ export type PurchaseUncheckedUpdateInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -554,6 +570,7 @@ export type PurchaseCreateManyInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -572,6 +589,7 @@ export type PurchaseUpdateManyMutationInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -593,6 +611,7 @@ export type PurchaseUncheckedUpdateManyInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -624,6 +643,7 @@ export type PurchaseCountOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrder
+  steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -651,6 +671,7 @@ export type PurchaseMaxOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrder
+  steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -672,6 +693,7 @@ export type PurchaseMinOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrder
+  steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
@@ -896,6 +918,7 @@ export type PurchaseCreateWithoutLinkInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -922,6 +945,7 @@ export type PurchaseUncheckedCreateWithoutLinkInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -976,6 +1000,7 @@ export type PurchaseScalarWhereInput = {
   orderId?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
@@ -994,6 +1019,7 @@ export type PurchaseCreateWithoutCampaignInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1020,6 +1046,7 @@ export type PurchaseUncheckedCreateWithoutCampaignInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1068,6 +1095,7 @@ export type PurchaseCreateWithoutOfferInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1094,6 +1122,7 @@ export type PurchaseUncheckedCreateWithoutOfferInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1142,6 +1171,7 @@ export type PurchaseCreateWithoutReversalInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1169,6 +1199,7 @@ export type PurchaseUncheckedCreateWithoutReversalInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1206,6 +1237,7 @@ export type PurchaseUpdateWithoutReversalInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1233,6 +1265,7 @@ export type PurchaseUncheckedUpdateWithoutReversalInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1254,6 +1287,7 @@ export type PurchaseCreateWithoutFindingsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1281,6 +1315,7 @@ export type PurchaseUncheckedCreateWithoutFindingsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1318,6 +1353,7 @@ export type PurchaseUpdateWithoutFindingsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1345,6 +1381,7 @@ export type PurchaseUncheckedUpdateWithoutFindingsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1366,6 +1403,7 @@ export type PurchaseCreateWithoutRequestsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1393,6 +1431,7 @@ export type PurchaseUncheckedCreateWithoutRequestsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1430,6 +1469,7 @@ export type PurchaseUpdateWithoutRequestsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1457,6 +1497,7 @@ export type PurchaseUncheckedUpdateWithoutRequestsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1478,6 +1519,7 @@ export type PurchaseCreateWithoutLedgerInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1505,6 +1547,7 @@ export type PurchaseUncheckedCreateWithoutLedgerInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1542,6 +1585,7 @@ export type PurchaseUpdateWithoutLedgerInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1569,6 +1613,7 @@ export type PurchaseUncheckedUpdateWithoutLedgerInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1592,6 +1637,7 @@ export type PurchaseCreateManyLinkInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1610,6 +1656,7 @@ export type PurchaseUpdateWithoutLinkInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1636,6 +1683,7 @@ export type PurchaseUncheckedUpdateWithoutLinkInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1660,6 +1708,7 @@ export type PurchaseUncheckedUpdateManyWithoutLinkInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1680,6 +1729,7 @@ export type PurchaseCreateManyCampaignInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1698,6 +1748,7 @@ export type PurchaseUpdateWithoutCampaignInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1724,6 +1775,7 @@ export type PurchaseUncheckedUpdateWithoutCampaignInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1748,6 +1800,7 @@ export type PurchaseUncheckedUpdateManyWithoutCampaignInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1768,6 +1821,7 @@ export type PurchaseCreateManyOfferInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
   priceNanos: bigint | number
@@ -1786,6 +1840,7 @@ export type PurchaseUpdateWithoutOfferInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1812,6 +1867,7 @@ export type PurchaseUncheckedUpdateWithoutOfferInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1836,6 +1892,7 @@ export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -1897,6 +1954,7 @@ export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1926,6 +1984,7 @@ export type PurchaseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1950,6 +2009,7 @@ export type PurchaseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1974,6 +2034,7 @@ export type PurchaseSelectScalar = {
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
   priceNanos?: boolean
@@ -1987,7 +2048,7 @@ export type PurchaseSelectScalar = {
   creditTime?: boolean
 }
 
-export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
+export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "steamUrl" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
 export type PurchaseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   offer?: boolean | Prisma.OfferDefaultArgs<ExtArgs>
@@ -2035,6 +2096,11 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * A begin repeated with the same requestId answers from it and trans_id (docs/settlement.md).
      */
     initTxnEndTime: Date | null
+    /**
+     * A web order's approval page at the platform (reference 3.1 "Web flow"), recorded with the
+     * end of its InitTxn, so a repeated submit of the funding page sends the browser there again.
+     */
+    steamUrl: string | null
     playerId: string
     state: $Enums.PurchaseState
     priceNanos: bigint
@@ -2493,6 +2559,7 @@ export interface PurchaseFieldRefs {
   readonly orderId: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly transId: Prisma.FieldRef<"Purchase", 'String'>
   readonly initTxnEndTime: Prisma.FieldRef<"Purchase", 'DateTime'>
+  readonly steamUrl: Prisma.FieldRef<"Purchase", 'String'>
   readonly playerId: Prisma.FieldRef<"Purchase", 'String'>
   readonly state: Prisma.FieldRef<"Purchase", 'PurchaseState'>
   readonly priceNanos: Prisma.FieldRef<"Purchase", 'BigInt'>
