@@ -13,12 +13,14 @@ import { WebhookService } from "../gen/encore/webhook/v1/webhook_service_pb.js";
 import { Operations } from "../gen/google/longrunning/operations_pb.js";
 import type { Config } from "./config.js";
 import { createRefuse } from "./errors/refusals.js";
+import { createFundRoutes } from "./fund/fund-routes.js";
 import { createAuditPurge } from "./jobs/audit-purge.js";
 import { createCheckoutExpiry } from "./jobs/checkout-expiry.js";
 import type { Job } from "./jobs/job.js";
 import { createMeteringJob } from "./jobs/metering-job.js";
 import { createReconciliationJob } from "./jobs/reconciliation-job.js";
 import { createSessionPurge } from "./jobs/session-purge.js";
+import { createWebSessionPurge } from "./jobs/web-session-purge.js";
 import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
@@ -117,6 +119,9 @@ const TRANSFER_MOVER_INTERVAL_MS = 1_000;
 const METERING_INTERVAL_MS = 60_000;
 // Generated from proto/ by `npm run generate` (buf.gen.openapi.yaml) and checked in.
 const OPENAPI_DOCUMENT = new URL("../openapi/encore.openapi.json", import.meta.url);
+// Who may frame the funding page: nobody (a payment page; docs/game-integration.md says how the
+// console previews it).
+const FUND_FRAME_ANCESTORS = "'none'";
 // The studio console, built by `npm run build` into dist/console. The folder above
 // this module is the repository (it holds package.json) when the sources run, dist/ when the
 // build runs (the bundle is dist/src/main.js).
@@ -206,6 +211,7 @@ export function createApp(options: AppOptions): App {
     createTransferMover({ deps, intervalMs: TRANSFER_MOVER_INTERVAL_MS }),
     createMeteringJob({ deps, intervalMs: METERING_INTERVAL_MS }),
     createSessionPurge({ deps }),
+    createWebSessionPurge({ deps }),
     createCheckoutExpiry({ deps }),
     createReconciliationJob({ deps, intervalMs: config.reconciliationIntervalMs }),
     webhookDelivery,
@@ -267,6 +273,14 @@ export function createApp(options: AppOptions): App {
     shutdownSignal: shutdown.signal,
     openApiDocument: readFileSync(OPENAPI_DOCUMENT, "utf8"),
     console: { dir: options.consoleDir ?? CONSOLE_BUILD, storefrontSharePercent: config.storefrontSharePercent },
+    fund: createFundRoutes({
+      deps,
+      publicUrl: config.publicUrl,
+      openIdUrl: config.steam.openIdUrl,
+      steamOrigins: [...new Set([new URL(config.steam.openIdUrl).origin, new URL(config.steam.storeUrl).origin])],
+      frameAncestors: FUND_FRAME_ANCESTORS,
+      limits: rateLimit.fund,
+    }),
     healthWatchIntervalMs: options.healthWatchIntervalMs,
     logger,
     cors: createCors({ allowedOrigins: () => readAllowedOrigins(database.prisma), cacheMs: ALLOWED_ORIGINS_CACHE_MS }),
