@@ -12,6 +12,10 @@ import { OperatorService } from "../gen/encore/operator/v1/operator_service_pb.j
 import { WebhookService } from "../gen/encore/webhook/v1/webhook_service_pb.js";
 import { Operations } from "../gen/google/longrunning/operations_pb.js";
 import type { Config } from "./config.js";
+import type { ServiceDeps } from "./core/deps.js";
+import { createFundingChanges, type FundingChanges } from "./core/funding-changes.js";
+import { createPageTokens } from "./core/page-token.js";
+import type { MasterKeys } from "./core/secret-box.js";
 import { createRefuse } from "./errors/refusals.js";
 import { createFundRoutes } from "./fund/fund-routes.js";
 import { createAuditPurge } from "./jobs/audit-purge.js";
@@ -49,14 +53,10 @@ import { createAuditService } from "./services/audit/audit-service.js";
 import { createOperatorAuditService } from "./services/audit/operator-audit-service.js";
 import { createBillingService } from "./services/billing/billing-service.js";
 import { createCampaignService } from "./services/campaign/campaign-service.js";
-import type { ServiceDeps } from "./core/deps.js";
-import { createFundingChanges, type FundingChanges } from "./core/funding-changes.js";
 import { createHostingService } from "./services/hosting/hosting-service.js";
 import { operationTypes } from "./services/operations/operation-types.js";
 import { createOperationsService } from "./services/operations/operations-service.js";
 import { createOperatorService } from "./services/operator/operator-service.js";
-import { createPageTokens } from "./core/page-token.js";
-import type { MasterKeys } from "./core/secret-box.js";
 import { webhookEvents } from "./services/webhooks/resource-events.js";
 import { createWebhookService } from "./services/webhooks/webhook-service.js";
 import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
@@ -154,6 +154,7 @@ export function createApp(options: AppOptions): App {
   const steam = createSteamClient({
     apiUrl: config.steam.apiUrl,
     storeUrl: config.steam.storeUrl,
+    openIdUrl: config.steam.openIdUrl,
     timeoutMs: config.steam.timeoutMs,
     readRetries: STEAM_READ_RETRIES,
     logger: logger.child({ component: "steam" }),

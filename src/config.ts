@@ -43,6 +43,8 @@ const schema = z
     DATA_DIR: z.string().min(1).default("./.data"),
     STEAM_API_URL: url.default("https://partner.steam-api.com"),
     STEAM_STORE_URL: url.default("https://store.steampowered.com"),
+    // Steam's OpenID 2.0 provider, where players sign in to fund from the web (reference 11).
+    STEAM_OPENID_URL: z.url({ protocol: /^https?$/ }).default("https://steamcommunity.com/openid/login"),
     STEAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     ENCORE_MASTER_KEY: masterKey.optional(),
     // During a master key rotation (docs/deploy.md): the key publisher keys may still be sealed
@@ -241,7 +243,7 @@ export interface Config {
   host: string;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
   dataDir: string;
-  steam: { apiUrl: string; storeUrl: string; timeoutMs: number };
+  steam: { apiUrl: string; storeUrl: string; openIdUrl: string; timeoutMs: number };
   /** Unset only with PGlite, where start-up generates and keeps them in DATA_DIR. */
   masterKey: Buffer | undefined;
   /** ENCORE_MASTER_KEY_PREVIOUS: set only while a master key rotation is under way. */
@@ -335,7 +337,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       ? { kind: "postgres" as const, url: e.DATABASE_URL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS === "on" }
       : { kind: "pglite" as const, dataDir: e.DATA_DIR },
     dataDir: e.DATA_DIR,
-    steam: { apiUrl: e.STEAM_API_URL, storeUrl: e.STEAM_STORE_URL, timeoutMs: e.STEAM_TIMEOUT_MS },
+    steam: {
+      apiUrl: e.STEAM_API_URL,
+      storeUrl: e.STEAM_STORE_URL,
+      openIdUrl: e.STEAM_OPENID_URL,
+      timeoutMs: e.STEAM_TIMEOUT_MS,
+    },
     masterKey: e.ENCORE_MASTER_KEY ? Buffer.from(e.ENCORE_MASTER_KEY, "base64") : undefined,
     previousMasterKey: e.ENCORE_MASTER_KEY_PREVIOUS ? Buffer.from(e.ENCORE_MASTER_KEY_PREVIOUS, "base64") : undefined,
     operatorToken: e.OPERATOR_TOKEN,

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     STEAM_API_URL: sim.url,
     STEAM_STORE_URL: sim.storeUrl,
+    STEAM_OPENID_URL: sim.openIdUrl,
   });
   const logger = createLogger(config.logLevel);
   const secrets = loadOrCreateLocalSecrets(dataDir);

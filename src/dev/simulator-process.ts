@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 export interface SimulatorProcess {
   url: string;
   storeUrl: string;
+  openIdUrl: string;
   stop(): void;
 }
 
@@ -21,11 +22,14 @@ export function startSimulatorProcess(): Promise<SimulatorProcess> {
   });
   return new Promise((resolve, reject) => {
     let url: string | undefined;
+    let openIdUrl: string | undefined;
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.on("line", (line) => {
       if (line.startsWith("STEAM_API_URL=")) url = line.slice("STEAM_API_URL=".length);
-      if (line.startsWith("STEAM_STORE_URL=") && url) {
-        resolve({ url, storeUrl: line.slice("STEAM_STORE_URL=".length), stop: () => void child.kill("SIGTERM") });
+      if (line.startsWith("STEAM_OPENID_URL=")) openIdUrl = line.slice("STEAM_OPENID_URL=".length);
+      if (line.startsWith("STEAM_STORE_URL=") && url && openIdUrl) {
+        const storeUrl = line.slice("STEAM_STORE_URL=".length);
+        resolve({ url, storeUrl, openIdUrl, stop: () => void child.kill("SIGTERM") });
       }
     });
     child.once("exit", (code) => reject(new Error(`steam simulator exited early (code ${code})`)));

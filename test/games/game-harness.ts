@@ -41,6 +41,7 @@ export async function startGameHarness(): Promise<GameHarness> {
   const steamEnv = {
     STEAM_API_URL: sim.url,
     STEAM_STORE_URL: sim.storeUrl,
+    STEAM_OPENID_URL: sim.openIdUrl,
     STEAM_TIMEOUT_MS: "1000",
     // The settlement sweeper keeps away from a run's purchases: what settles them is the client
     // (an order left approved by never-settles stays so for verify-scenarios to see).

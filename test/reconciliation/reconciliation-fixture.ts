@@ -4,10 +4,10 @@
 
 import { afterEach, expect } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import type { ServiceDeps } from "../../src/core/deps.js";
 import { OPEN_STATES } from "../../src/domain/purchase-state.js";
 import { createReconciliationJob, type ReconciliationJob } from "../../src/jobs/reconciliation-job.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
-import type { ServiceDeps } from "../../src/core/deps.js";
 import { webhookEvents } from "../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { PurchaseFixture } from "../purchase/purchase-fixture.js";
@@ -33,7 +33,13 @@ export function replica(
   options: { pageSize?: number; metrics?: ServiceDeps["metrics"] } = {},
 ): ReconciliationJob & { steam: SteamClient; deps: ServiceDeps } {
   const config = loadConfig({ STEAM_API_URL: f.sim.url, STEAM_STORE_URL: f.sim.storeUrl, LOG_LEVEL: "silent" });
-  const steam = createSteamClient({ apiUrl: f.sim.url, storeUrl: f.sim.storeUrl, timeoutMs: 2000, readRetries: 0 });
+  const steam = createSteamClient({
+    apiUrl: f.sim.url,
+    storeUrl: f.sim.storeUrl,
+    openIdUrl: f.sim.openIdUrl,
+    timeoutMs: 2000,
+    readRetries: 0,
+  });
   const deps = testServiceDeps({
     db: f.db,
     config,

@@ -1,5 +1,6 @@
 // One HTTP exchange with Steam, classified into a PlatformResult (reference 1.6):
-//   200 -> the JSON body (application failures inside it are the caller's to read);
+//   200 -> the JSON body, or the text of a non-JSON answer (OpenID's key-value form, reference
+//          11) when asked for text (application failures inside it are the caller's to read);
 //   401/403 with a key -> refused, keyRejected; other 4xx except 429 -> refused (our bug, never retried);
 //   429, 5xx, timeout, connection error, non-JSON 200 -> unavailable.
 // Reads (GET) are retried with exponential backoff; writes never are, because Valve's rules
@@ -41,6 +42,8 @@ export type SteamRequest = {
   readonly publisherKey?: string;
   /** Form body for POST (reference 1.3: application/x-www-form-urlencoded). */
   readonly form?: URLSearchParams;
+  /** What a 200 carries: JSON (default, parsed) or text (answered as the string). */
+  readonly answer?: "json" | "text";
 };
 
 export type SteamHttp = {
@@ -58,16 +61,18 @@ export function createSteamHttp(options: SteamHttpOptions): SteamHttp {
     ));
 
   async function sendOnce(agent: Agent, req: SteamRequest): Promise<PlatformResult<unknown>> {
-    const headers: Record<string, string> = { accept: "application/json" };
+    const wantsText = req.answer === "text";
+    const headers: Record<string, string> = { accept: wantsText ? "text/plain" : "application/json" };
     if (req.publisherKey !== undefined) headers["x-webapi-key"] = req.publisherKey;
     if (req.form !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
     try {
-      const { status, text } = await exchange(
+      const { status, text: body } = await exchange(
         agent,
         { url: req.url, method: req.method, headers, ...(req.form && { body: req.form.toString() }) },
         options.timeoutMs,
       );
-      return classifyResponse(status, text, req.publisherKey);
+      if (status === 200 && wantsText) return { kind: "ok", value: body };
+      return classifyResponse(status, body, req.publisherKey);
     } catch (error) {
       return { kind: "unavailable", cause: redactKey(describeError(error, options.timeoutMs), req.publisherKey) };
     }

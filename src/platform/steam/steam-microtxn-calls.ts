@@ -6,7 +6,7 @@ import { ORDER_STATUSES } from "../../domain/purchase-state.js";
 import { decodeMicroTxn } from "./steam-envelope.js";
 import type { SteamHttp } from "./steam-http.js";
 import { toSteamLanguage } from "./steam-language.js";
-import type { InitTxnInput, OrderRef, PlatformResult, SteamPlatform } from "./steam-platform.js";
+import type { InitTxnInput, OpenedTxn, OrderRef, PlatformResult, SteamPlatform } from "./steam-platform.js";
 import { steamUrl } from "./steam-url.js";
 
 type MicroTxnCalls = Pick<SteamPlatform, "getUserInfo" | "initTxn" | "queryTxn" | "finalizeTxn" | "getReport">;
@@ -21,6 +21,16 @@ const walletParams = z.object({
 });
 
 const txnIdsParams = z.object({ orderid: uint64, transid: uint64 });
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+// Reference 3.5: `steamurl` comes only for usersession=web, and a web order is useless without it.
+function openedParams(web: boolean): z.ZodType<OpenedTxn> {
+  if (!web) return txnIdsParams;
+  return txnIdsParams
+    .extend({ steamurl: httpUrl })
+    .transform(({ steamurl, ...ids }) => ({ ...ids, steamUrl: steamurl }));
+}
 
 const orderFields = {
   orderid: uint64,
@@ -113,7 +123,11 @@ export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonl
         walletParams,
       ),
     initTxn: (input) =>
-      call({ method: "POST", name: "InitTxn", version: 3, ...on(input) }, initTxnForm(input), txnIdsParams),
+      call(
+        { method: "POST", name: "InitTxn", version: 3, ...on(input) },
+        initTxnForm(input),
+        openedParams(input.webSession !== undefined),
+      ),
     queryTxn: (input) =>
       call({ method: "GET", name: "QueryTxn", version: 3, ...on(input) }, orderParams(input), txnStateParams),
     finalizeTxn: (input) =>
@@ -128,7 +142,8 @@ export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonl
 }
 
 // Reference 3.5: array parameters are `name[n]` with `itemcount`; `amount[n]` is the line total in
-// hundredths of `currency`; usersession=client makes Steam open the in-game overlay.
+// hundredths of `currency`; usersession=client makes Steam open the in-game overlay, web makes it
+// answer a steamurl and requires the player's ipaddress (reference 3.1 "Web flow").
 function initTxnForm(input: InitTxnInput): URLSearchParams {
   const form = new URLSearchParams({
     orderid: input.orderid,
@@ -137,9 +152,10 @@ function initTxnForm(input: InitTxnInput): URLSearchParams {
     itemcount: String(input.items.length),
     language: toSteamLanguage(input.language),
     currency: input.currency,
-    usersession: "client",
+    usersession: input.webSession?.userSession ?? "client",
   });
-  if (input.ipaddress !== undefined) form.set("ipaddress", input.ipaddress);
+  const ipaddress = input.webSession?.ipAddress ?? input.ipaddress;
+  if (ipaddress !== undefined) form.set("ipaddress", ipaddress);
   input.items.forEach((item, n) => {
     form.set(`itemid[${n}]`, String(item.itemid));
     form.set(`qty[${n}]`, String(item.qty));

@@ -82,9 +82,32 @@ export type InitTxnInput = {
   readonly currency: string;
   readonly items: readonly OrderItem[];
   readonly ipaddress?: string;
+  /** Set for an order the player approves in a browser rather than the game's overlay. */
+  readonly webSession?: WebSession;
+};
+
+/**
+ * A web purchase (reference 3.1 "Web flow", 3.5): InitTxn goes with `usersession=web` and the
+ * player's address (`ipaddress` is then this one, whatever InitTxnInput.ipaddress says), and
+ * Steam answers the `steamurl` the browser is sent to.
+ */
+export type WebSession = {
+  readonly userSession: "web";
+  /** The player's IPv4 address, dotted (x.x.x.x): Steam takes no other form. */
+  readonly ipAddress: string;
 };
 
 export type TxnIds = { readonly orderid: string; readonly transid: string };
+
+/** InitTxn's answer. */
+export type OpenedTxn = TxnIds & {
+  /**
+   * Absolute http(s) URL where the player approves the order; set exactly when the input had a
+   * webSession (the client answers unavailable when Steam leaves it out). The browser goes there
+   * with a `returnurl` (webApprovalUrl).
+   */
+  readonly steamUrl?: string;
+};
 
 export type OrderRef = {
   readonly publisherKey: string;
@@ -169,10 +192,43 @@ export type NewsItem = {
   readonly tags: readonly string[];
 };
 
+/** Where the browser signs in through Steam (reference 11, OpenID 2.0 checkid_setup). */
+export type OpenIdSignIn = {
+  /** Absolute URL Steam sends the browser back to, carrying the relying party's own state. */
+  readonly returnTo: string;
+  /** The site's origin, shown to the player; returnTo must lie under it. */
+  readonly realm: string;
+};
+
+/**
+ * What Steam's OpenID provider said of an assertion (reference 11). `valid` only when every local
+ * check held (id_res, OpenID 2.0, op_endpoint = STEAM_OPENID_URL, claimed_id = identity in Steam's
+ * form, the required fields signed) and the provider vouched for it with check_authentication,
+ * which it does once per assertion (a replay is not valid). Whether returnTo is the URL this
+ * request came to, and whether the nonce was seen before, are the caller's to check.
+ */
+export type OpenIdVerdict =
+  | {
+      readonly valid: true;
+      /** From claimed_id `https://steamcommunity.com/openid/id/<steamid64>`. */
+      readonly steamid: string;
+      /** `openid.return_to` as signed. */
+      readonly returnTo: string;
+      /** `openid.response_nonce` as signed: a UTC timestamp then a unique part. */
+      readonly responseNonce: string;
+    }
+  | {
+      readonly valid: false;
+      /** The player chose not to sign in (`openid.mode=cancel`): nothing was forged. */
+      readonly cancelled: boolean;
+      /** For logs only. */
+      readonly reason: string;
+    };
+
 export type SteamPlatform = {
   authenticateTicket(input: AuthenticateTicketInput): Promise<PlatformResult<AuthenticatedPlayer>>;
   getUserInfo(input: GetUserInfoInput): Promise<PlatformResult<WalletInfo>>;
-  initTxn(input: InitTxnInput): Promise<PlatformResult<TxnIds>>;
+  initTxn(input: InitTxnInput): Promise<PlatformResult<OpenedTxn>>;
   queryTxn(input: OrderRef): Promise<PlatformResult<TxnState>>;
   finalizeTxn(input: OrderRef): Promise<PlatformResult<TxnIds>>;
   /** One page of the reconciliation feed (GetReport v5), oldest update first. */
@@ -180,4 +236,12 @@ export type SteamPlatform = {
   listPartnerApps(input: { readonly publisherKey: string }): Promise<PlatformResult<readonly PartnerApp[]>>;
   getStoreAvailability(input: { readonly appid: number }): Promise<PlatformResult<StoreAvailability>>;
   getNews(input: GetNewsInput): Promise<PlatformResult<readonly NewsItem[]>>;
+  /** The URL (STEAM_OPENID_URL with a checkid_setup request) the browser is sent to to sign in. */
+  openIdSignInUrl(input: OpenIdSignIn): URL;
+  /**
+   * Checks the `openid.*` fields of a sign-in's return with the provider (check_authentication,
+   * a POST never retried: the provider answers an assertion valid once). Fields not named
+   * `openid.*` are ignored.
+   */
+  verifyOpenIdAssertion(fields: Readonly<Record<string, string>>): Promise<PlatformResult<OpenIdVerdict>>;
 };

@@ -3,7 +3,11 @@
 
 export type SimAnswer =
   | { readonly status: number; readonly json: unknown }
-  | { readonly status: number; readonly html: string };
+  | { readonly status: number; readonly html: string }
+  /** OpenID's key-value form (reference 11), text/plain. */
+  | { readonly status: number; readonly text: string }
+  /** A redirect (302, 303) of the browser pages. */
+  | { readonly status: number; readonly location: string };
 
 /** The request as handlers see it: parameters from query (GET) or form body (POST), key from either place. */
 export type SimRequest = { readonly params: URLSearchParams; readonly key: string | undefined };

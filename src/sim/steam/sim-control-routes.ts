@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import {
   announcementBody,
+  assertionBody,
   CONTROL_PREFIX,
   faultBody,
   orderStatusBody,
@@ -12,8 +13,10 @@ import {
   storeStatusBody,
   ticketBody,
 } from "./sim-control-schemas.js";
-import { ensureApp, type Iface, mintTicketHex, type SimOrder, type SimState } from "./sim-state.js";
+import { makeAssertion, returnToWith } from "./sim-openid.js";
+import { ensureApp, ensurePlayer, type Iface, mintTicketHex, type SimOrder, type SimState } from "./sim-state.js";
 import { setOrderStatus } from "./sim-txn-handlers.js";
+import { answerWebOrder, type WebAnswer } from "./sim-web-checkout.js";
 
 export type ControlAnswer = { readonly status: number; readonly json: unknown };
 
@@ -122,15 +125,7 @@ const ROUTES: readonly ControlRoute[] = [
     pattern: /^\/tickets$/,
     handle(state, _match, body) {
       const input = parse(ticketBody, body);
-      if (!state.players.has(input.steamid))
-        state.players.set(input.steamid, {
-          steamid: input.steamid,
-          currency: "USD",
-          country: "US",
-          state: "",
-          status: "Active",
-          autoApprove: false,
-        });
+      ensurePlayer(state, input.steamid);
       const ticket = mintTicketHex();
       state.tickets.set(ticket.toLowerCase(), { ...input, ownerSteamid: input.ownerSteamid ?? input.steamid });
       return ok({ ticket });
@@ -143,11 +138,35 @@ const ROUTES: readonly ControlRoute[] = [
     handle: (state, match) =>
       withOrder(state, match, (order) => {
         const rule = OVERLAY[match[3] ?? ""];
+        // A web order is answered on its approval page, never in the overlay (reference 3.1);
+        // its finalization window passes all the same.
+        if (order.session === "web" && match[3] !== "expire")
+          return fail(409, "a web order is approved or declined at its steamurl (web/approve, web/decline)");
         if (rule === undefined || !rule.from.includes(order.status)) return fail(409, `order is ${order.status}`);
         setOrderStatus(order, rule.to);
         order.declined = rule.declined;
         return ok(order);
       }),
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^${ORDER}/web/(approve|decline)$`),
+    handle: (state, match) =>
+      withOrder(state, match, (order) => {
+        if (order.session !== "web") return fail(409, "not a web order: the overlay answers it (approve, decline)");
+        if (!answerWebOrder(order, match[3] as WebAnswer)) return fail(409, `order is ${order.status}`);
+        return ok(order);
+      }),
+  },
+  {
+    method: "POST",
+    pattern: /^\/openid\/assertions$/,
+    handle(state, _match, body) {
+      const input = parse(assertionBody, body);
+      ensurePlayer(state, input.steamid);
+      const fields = makeAssertion(state, input);
+      return ok({ fields, returnUrl: returnToWith(input.returnTo, Object.entries(fields)) });
+    },
   },
   {
     method: "PUT",

@@ -22,6 +22,7 @@ export const FAULT_CALLS = [
   "appdetails",
   "GetNewsForApp",
   "GetNewsForAppAuthed",
+  "check_authentication",
   "*",
 ] as const;
 
@@ -91,6 +92,13 @@ export const orderStatusBody = z
     message: "PartialRefund needs per-item statuses in items",
     path: ["items"],
   });
+
+/** A signed sign-in assertion for a player, as the sign-in page would send the browser back with. */
+export const assertionBody = z.object({
+  steamid: uint64,
+  /** Absolute http(s) URL; the fields are appended to its query. */
+  returnTo: z.url({ protocol: /^https?$/ }),
+});
 
 export const faultBody = z.object({
   call: z.enum(FAULT_CALLS),

@@ -1,6 +1,8 @@
 // ISteamMicroTxn[Sandbox]/InitTxn v3 (reference 3.5, simulator contract in reference 7): validates
-// the cart, then opens an order in `Init`, as Steam does before showing the overlay.
+// the cart, then opens an order in `Init`, as Steam does before showing the overlay, or, for
+// usersession=web, answers the steamurl where the player approves it in a browser (reference 3.1).
 
+import { isIPv4 } from "node:net";
 import {
   isUint64,
   missingParam,
@@ -12,6 +14,7 @@ import {
 } from "./sim-answer.js";
 import { checkAppScope } from "./sim-app-scope.js";
 import type { Iface, SimOrderItem, SimState } from "./sim-state.js";
+import { steamUrl } from "./sim-web-checkout.js";
 
 // Reference 3.11: live currencies and the ones whose amounts must be whole multiples.
 const CURRENCIES = new Set(
@@ -50,7 +53,11 @@ export function initTxn(state: SimState, req: SimRequest, iface: Iface): SimAnsw
   if ("missing" in items) return missingParam(items.missing);
   const currency = params.get("currency") ?? "";
   const steamid = params.get("steamid") ?? "";
+  const session = params.get("usersession") || "client";
+  // A web order needs the player's IPv4 address (reference 3.5: `ipaddress` "if web").
+  const web = session === "web";
   const valid =
+    (session === "client" || (web && isIPv4(params.get("ipaddress") ?? ""))) &&
     isUint64(orderid) &&
     isUint64(steamid) &&
     items.list !== undefined &&
@@ -66,13 +73,16 @@ export function initTxn(state: SimState, req: SimRequest, iface: Iface): SimAnsw
   if (player.status === "Locked") return txnFailure(103, echo);
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   const transid = String(state.nextTransid++);
+  // A player who approves at once (autoApprove) has already answered the overlay; a web order
+  // waits for its approval page all the same.
+  const approved = player.autoApprove && !web;
   book.set(orderid, {
     orderid,
     transid,
     appid: scope.appid,
     steamid,
-    // A player who approves at once (autoApprove) has already answered the overlay.
-    status: player.autoApprove ? "Approved" : "Init",
+    session: web ? "web" : "client",
+    status: approved ? "Approved" : "Init",
     declined: false,
     currency,
     language: params.get("language") ?? "",
@@ -80,9 +90,9 @@ export function initTxn(state: SimState, req: SimRequest, iface: Iface): SimAnsw
     usstate: player.state,
     timecreated: now,
     time: now,
-    items: player.autoApprove ? items.list.map((item) => ({ ...item, itemstatus: "Approved" })) : items.list,
+    items: approved ? items.list.map((item) => ({ ...item, itemstatus: "Approved" })) : items.list,
   });
-  return txnOk({ orderid, transid });
+  return txnOk(web ? { orderid, transid, steamurl: steamUrl(state, transid) } : { orderid, transid });
 }
 
 type ReadItems = { readonly missing: string } | { readonly list: SimOrderItem[] | undefined };

@@ -1,8 +1,10 @@
-// One HTTP request to the simulator: control calls under CONTROL_PREFIX, everything else is Steam.
-// Steam calls are logged (listCalls), then subjected to any armed fault, then answered.
+// One HTTP request to the simulator: control calls under CONTROL_PREFIX, the browser's pages
+// (sign-in, web checkout), everything else is Steam. Steam calls are logged (listCalls), then
+// subjected to any armed fault, then answered.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { forbidden, htmlAnswer, methodNotAllowed, notFound, type SimAnswer } from "./sim-answer.js";
+import { answerBrowser } from "./sim-browser-routes.js";
 import { handleControl } from "./sim-control-routes.js";
 import { CONTROL_PREFIX } from "./sim-control-schemas.js";
 import { takeFault } from "./sim-faults.js";
@@ -27,11 +29,14 @@ async function handle(state: SimState, req: IncomingMessage, res: ServerResponse
     res.end(JSON.stringify(answer.json));
     return;
   }
-  const route = findSteamRoute(url.pathname);
-  if (route === undefined) return write(res, notFound());
   // POST parameters come only from a form body: a JSON body leaves them "missing" (reference 1.3).
   const isForm = (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
-  const params = method === "POST" ? new URLSearchParams(isForm ? body : "") : url.searchParams;
+  const form = new URLSearchParams(method === "POST" && isForm ? body : "");
+  const page = answerBrowser(state, { method, pathname: url.pathname, query: url.searchParams, form });
+  if (page !== undefined) return write(res, page);
+  const route = findSteamRoute(url.pathname);
+  if (route === undefined) return write(res, notFound());
+  const params = method === "POST" ? form : url.searchParams;
   const header = req.headers["x-webapi-key"];
   const key = (typeof header === "string" ? header : undefined) ?? params.get("key") ?? undefined;
   record(state, route, method, url.pathname, params);
@@ -62,12 +67,25 @@ function record(state: SimState, route: SteamRoute, httpMethod: string, path: st
   });
 }
 
+// Pages run no script and load nothing; like Steam's sign-in page they cannot be framed (reference 11).
+const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+
 function write(res: ServerResponse, answer: SimAnswer): void {
   if ("json" in answer) {
     res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify(answer.json));
+  } else if ("text" in answer) {
+    res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8" });
+    res.end(answer.text);
+  } else if ("location" in answer) {
+    res.writeHead(answer.status, { location: answer.location, "cache-control": "no-store" });
+    res.end();
   } else {
-    res.writeHead(answer.status, { "content-type": "text/html; charset=utf-8" });
+    res.writeHead(answer.status, {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": PAGE_POLICY,
+      "cache-control": "no-store",
+    });
     res.end(answer.html);
   }
 }

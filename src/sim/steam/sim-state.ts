@@ -67,6 +67,8 @@ export type SimOrder = {
   transid: string;
   appid: number;
   steamid: string;
+  /** Where the player approves: the game's overlay (`client`) or a browser at `steamurl` (`web`). */
+  session: "client" | "web";
   status: string;
   /** Set by the control API's decline; FinalizeTxn then answers 10 rather than 101. */
   declined: boolean;
@@ -89,7 +91,8 @@ export type SteamCallName =
   | "GetPartnerAppListForWebAPIKey"
   | "appdetails"
   | "GetNewsForApp"
-  | "GetNewsForAppAuthed";
+  | "GetNewsForAppAuthed"
+  | "check_authentication";
 
 export type FaultKind = "latency" | "http5xx" | "http429" | "reset" | "timeout" | "rejectKey" | "resetAfterCommit";
 
@@ -117,9 +120,20 @@ export type SimData = {
   faults: SimFault[];
   nextTransid: bigint;
   nextGid: bigint;
+  /** The OpenID provider's signing secret, known to the simulator alone. */
+  openIdSecret: Buffer;
+  /** response_nonce of every assertion check_authentication vouched for (reference 11: once). */
+  checkedNonces: Set<string>;
 };
 
-export type SimState = SimData & { reset(): void };
+export type SimState = SimData & {
+  /**
+   * The simulator's own origin as browsers and the service reach it: the OpenID op_endpoint and
+   * every steamurl are made from it. Set when it listens; a reset keeps it.
+   */
+  origin: string;
+  reset(): void;
+};
 
 function emptyData(): SimData {
   return {
@@ -133,12 +147,30 @@ function emptyData(): SimData {
     // Large enough to need 64 bits, like Steam's own ids (reference 3.5 and 6 examples).
     nextTransid: 1619516853038270001n,
     nextGid: 4732747437206292836n,
+    openIdSecret: randomBytes(32),
+    checkedNonces: new Set(),
   };
 }
 
-export function createSimState(): SimState {
-  const state: SimState = { ...emptyData(), reset: () => Object.assign(state, emptyData()) };
+export function createSimState(origin = "http://127.0.0.1"): SimState {
+  const state: SimState = { ...emptyData(), origin, reset: () => Object.assign(state, emptyData()) };
   return state;
+}
+
+/** The player, created with a USD/US/Active wallet when first seen (a ticket, a sign-in). */
+export function ensurePlayer(state: SimState, steamid: string): SimPlayer {
+  const known = state.players.get(steamid);
+  if (known !== undefined) return known;
+  const player: SimPlayer = {
+    steamid,
+    currency: "USD",
+    country: "US",
+    state: "",
+    status: "Active",
+    autoApprove: false,
+  };
+  state.players.set(steamid, player);
+  return player;
 }
 
 /** A fresh ticket. Real tickets are a few hundred bytes; the length is not part of any contract. */

@@ -7,6 +7,7 @@ import { authenticateUserTicket } from "./sim-auth-handler.js";
 import { appDetails, getNewsForApp, getPartnerAppList } from "./sim-catalog-handlers.js";
 import { getReport } from "./sim-get-report.js";
 import { initTxn } from "./sim-init-txn.js";
+import { checkAuthentication, keyValueAnswer, OPENID_PATH } from "./sim-openid.js";
 import type { Iface, SimState, SteamCallName } from "./sim-state.js";
 import { finalizeTxn, getUserInfo, queryTxn } from "./sim-txn-handlers.js";
 
@@ -54,6 +55,16 @@ const ROUTES = new Map<string, SteamRoute>([
     { call: "GetNewsForAppAuthed", method: "GET", handle: (s, r) => getNewsForApp(s, r, true) },
   ],
   [`${STORE_PREFIX}/api/appdetails`, { call: "appdetails", method: "GET", handle: appDetails }],
+  // The OpenID provider's direct verification (reference 11); its GET and the sign-in form's
+  // POST are the browser's pages (sim-browser-routes.ts).
+  [
+    OPENID_PATH,
+    {
+      call: "check_authentication",
+      method: "POST",
+      handle: (s, r) => ({ status: 200, text: keyValueAnswer(checkAuthentication(s, r.params)) }),
+    },
+  ],
 ]);
 
 export function findSteamRoute(pathname: string): SteamRoute | undefined {

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { OrderStatus } from "../../domain/purchase-state.js";
 import {
   type announcementBody,
+  type assertionBody,
   CONTROL_PREFIX,
   type faultBody,
   type orderStatusBody,
@@ -16,6 +17,8 @@ import {
 import type { SimCall, SimOrder, SteamCallName } from "./sim-state.js";
 
 export type OrderBook = { readonly sandbox?: boolean };
+
+export type OpenIdAssertion = { readonly fields: Record<string, string>; readonly returnUrl: string };
 
 export type SteamSimControl = {
   /** Registers a publisher key owning these apps (created on first mention, on sale). */
@@ -29,6 +32,16 @@ export type SteamSimControl = {
   approveOrder(orderid: string, book?: OrderBook): Promise<SimOrder>;
   /** The player declines in the overlay: Init -> Failed (FinalizeTxn then answers 10). */
   declineOrder(orderid: string, book?: OrderBook): Promise<SimOrder>;
+  /** The player approves a web order on its steamurl page, without a browser: Init -> Approved. */
+  approveWebOrder(orderid: string, book?: OrderBook): Promise<SimOrder>;
+  /** The player declines a web order on its steamurl page: Init -> Failed (FinalizeTxn then answers 10). */
+  declineWebOrder(orderid: string, book?: OrderBook): Promise<SimOrder>;
+  /**
+   * A positive sign-in assertion for the player, signed as the sign-in page signs it: `fields`
+   * (every `openid.*` field) and `returnUrl` (returnTo with them, where the browser would be sent).
+   * The player is created (USD, US, Active) if unknown.
+   */
+  makeOpenIdAssertion(input: z.input<typeof assertionBody>): Promise<OpenIdAssertion>;
   /** The finalization window passes: Init/Approved -> Failed (FinalizeTxn then answers 101). */
   expireOrder(orderid: string, book?: OrderBook): Promise<SimOrder>;
   /**
@@ -76,6 +89,9 @@ export function createSteamSimControl(baseUrl: string): SteamSimControl {
     approveOrder: (orderid, book) => call("POST", `${order(orderid, book)}/approve`),
     declineOrder: (orderid, book) => call("POST", `${order(orderid, book)}/decline`),
     expireOrder: (orderid, book) => call("POST", `${order(orderid, book)}/expire`),
+    approveWebOrder: (orderid, book) => call("POST", `${order(orderid, book)}/web/approve`),
+    declineWebOrder: (orderid, book) => call("POST", `${order(orderid, book)}/web/decline`),
+    makeOpenIdAssertion: (input) => call("POST", "/openid/assertions", input),
     setOrderStatus: (orderid, status, book, later) =>
       call("PUT", `${order(orderid, book)}/status`, { status, ...later }),
     async getOrder(orderid, book) {

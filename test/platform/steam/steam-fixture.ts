@@ -35,6 +35,7 @@ export async function startSteamFixture(): Promise<SteamFixture> {
       const client = createSteamClient({
         apiUrl: sim.url,
         storeUrl: sim.storeUrl,
+        openIdUrl: sim.openIdUrl,
         timeoutMs: 250,
         readRetries: 0,
         retryBackoffMs: 5,

@@ -58,6 +58,7 @@ export async function startQuietServer(start: Date, env: Record<string, string> 
   const steam = createSteamClient({
     apiUrl: config.steam.apiUrl,
     storeUrl: config.steam.storeUrl,
+    openIdUrl: config.steam.openIdUrl,
     timeoutMs: 1000,
     readRetries: 0,
   });
