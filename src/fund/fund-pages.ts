@@ -44,7 +44,7 @@ ${view.notice && notice(view.notice)}
 <ul id="funding">${fundingWords(view.funding).map((line) => html`<li>${line}</li>`)}</ul>
 </section>
 ${availability(view, reason)}
-${canBuy && signInOrOut(view, path)}
+${view.player ? signOutSection(view.player, path) : canBuy && signInSection(path)}
 <section aria-labelledby="offers-heading">
 <h2 id="offers-heading">Offers</h2>
 ${
@@ -73,19 +73,20 @@ function availability(view: CampaignPageView, reason: UnavailableReason | ""): H
   return undefined;
 }
 
-function signInOrOut(view: CampaignPageView, path: string): Html {
-  if (!view.player) {
-    return html`<section aria-labelledby="sign-in-heading">
+function signInSection(path: string): Html {
+  return html`<section aria-labelledby="sign-in-heading">
 <h2 id="sign-in-heading">Sign in</h2>
 <p>Sign in through Steam to buy. Steam tells this page your Steam id and nothing else.</p>
 <form method="post" action="${path}/sign-in"><button type="submit">Sign in through Steam</button></form>
 </section>`;
-  }
+}
+
+function signOutSection(player: NonNullable<CampaignPageView["player"]>, path: string): Html {
   return html`<section aria-labelledby="player-heading">
 <h2 id="player-heading">Signed in</h2>
-<p id="player">Signed in through Steam as player ${view.player.steamId}.</p>
+<p id="player">Signed in through Steam as player ${player.steamId}.</p>
 <form method="post" action="${path}/sign-out">
-<input type="hidden" name="formToken" value="${view.player.formToken}">
+<input type="hidden" name="formToken" value="${player.formToken}">
 <button type="submit" class="secondary">Sign out</button>
 </form>
 </section>`;
