@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { FUND_CSS } from "./fund-css.js";
 
 // How the funding page answers over HTTP: the security headers of every /fund response, pages,
 // redirects, and the small form bodies its POSTs carry.
 
-export type Req = IncomingMessage;
-export type Res = ServerResponse;
+/** A request over HTTP/1.1 or HTTP/2 (the listener serves both, src/server/listener.ts). */
+export type Req = IncomingMessage | Http2ServerRequest;
+export type Res = ServerResponse | Http2ServerResponse;
 
 /** A form body is a few short fields; anything larger is not ours. */
 const MAX_FORM_BYTES = 4 * 1024;

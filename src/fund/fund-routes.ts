@@ -93,7 +93,7 @@ function failed(context: FundContext, res: Res, error: unknown): void {
   const code = error instanceof ConnectError ? error.code : undefined;
   if (res.headersSent) {
     context.deps.logger.error({ err: error }, "funding page failed after answering");
-    res.destroy();
+    res.end();
     return;
   }
   if (code === Code.ResourceExhausted) {

@@ -161,7 +161,7 @@ describe.skipIf(!chromiumRequiredOrPresent())("funding a campaign from the web, 
     await expect.poll(() => page.getByText("Funding from the web is turned off").count()).toBe(1);
     expect(await page.getByRole("button").count()).toBe(0);
     // Nothing wider than the phone's screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -169,13 +169,13 @@ describe.skipIf(!chromiumRequiredOrPresent())("funding a campaign from the web, 
     const shop = await f.shop({ offer: { displayName: "A month of servers for the whole community" } });
     const page = await open(shop, { width: 375, height: 740 });
     await signIn(page, newPlayer());
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
     expect(await seriousViolations(page)).toEqual([]);
     // Keyboard: Tab reaches the sign-out and the buy buttons.
     const focused: string[] = [];
     for (let i = 0; i < 4; i += 1) {
       await page.keyboard.press("Tab");
-      focused.push((await page.evaluate(() => document.activeElement?.textContent ?? "")).trim());
+      focused.push(String(await page.evaluate('document.activeElement?.textContent ?? ""')).trim());
     }
     expect(focused).toContain("Sign out");
     expect(focused.some((text) => text.startsWith("Buy for"))).toBe(true);
