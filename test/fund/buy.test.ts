@@ -1,4 +1,8 @@
+import { createHash } from "node:crypto";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formToken } from "../../src/fund/web-session.js";
+import { proxyHeaderV1 } from "../support/proxy-header.js";
 import { readMoney, type SeededShop } from "../support/seed-purchases.js";
 import { type FundBrowser, type FundFixture, startFundFixture } from "./fund-fixture.js";
 
@@ -221,5 +225,56 @@ describe("the funding page: rate limits", () => {
     let status = 200;
     for (let i = 0; i < 40 && status !== 429; i += 1) status = (await browser.get(page)).status;
     expect(status).toBe(429);
+  });
+});
+
+describe("the funding page: a client with only IPv6", () => {
+  // A proxy on 127.0.0.2 (PROXY_PROTOCOL_FROM) tells the service the client's real address, here
+  // an IPv6 one (docs/deploy.md "Replicas"); Steam takes web orders for IPv4 addresses only.
+  const PROXY = "127.0.0.2";
+  let f: FundFixture;
+  beforeAll(async () => {
+    f = await startFundFixture({ PROXY_PROTOCOL_FROM: PROXY });
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it("is told so before any order, and no order is opened", async () => {
+    const shop = await f.shop();
+    // A signed-in session, written as a sign-in leaves it.
+    const token = "t".repeat(43);
+    await f.db.webSession.create({
+      data: {
+        id: crypto.randomUUID(),
+        tokenHash: createHash("sha256").update(token).digest("hex"),
+        steamId: newPlayer(),
+        expireTime: new Date(Date.now() + 60_000),
+      },
+    });
+    const path = `/fund/${encodeURIComponent(shop.campaignKey)}`;
+    const viaProxy = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect({ port: f.server.port, host: "127.0.0.1", localAddress: PROXY });
+        let received = "";
+        socket.on("data", (chunk) => {
+          received += chunk;
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(received));
+        socket.write(`${proxyHeaderV1("2001:db8::7")}${request}`);
+      });
+    const page = await viaProxy(`GET ${path} HTTP/1.1\r\nHost: x\r\nCookie: fund_session=${token}\r\nConnection: close\r\n\r\n`);
+    expect(page).toContain("this one is IPv6");
+    expect(page).not.toContain("Buy for");
+    const form = new URLSearchParams({ formToken: formToken(token), offerId: shop.offerId, requestId: crypto.randomUUID() });
+    const body = form.toString();
+    const answer = await viaProxy(
+      `POST ${path}/purchases HTTP/1.1\r\nHost: x\r\nOrigin: ${f.publicUrl}\r\nCookie: fund_session=${token}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    expect(answer).toContain("IPv4 needed");
+    expect(await f.db.purchase.count({ where: { campaignId: shop.campaignId } })).toBe(0);
   });
 });
