@@ -2518,6 +2518,7 @@ export const CampaignScalarFieldEnum = {
   readyTime: 'readyTime',
   runwayAlertDays: 'runwayAlertDays',
   runwayLow: 'runwayLow',
+  webFundingEnabled: 'webFundingEnabled',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -2556,6 +2557,7 @@ export const PurchaseScalarFieldEnum = {
   initTxnEndTime: 'initTxnEndTime',
   playerId: 'playerId',
   state: 'state',
+  channel: 'channel',
   priceNanos: 'priceNanos',
   creditNanos: 'creditNanos',
   sandbox: 'sandbox',
@@ -2992,6 +2994,20 @@ export type EnumPurchaseStateFieldRefInput<$PrismaModel> = FieldRefInputType<$Pr
  * Reference to a field of type 'PurchaseState[]'
  */
 export type ListEnumPurchaseStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseState[]'>
+    
+
+
+/**
+ * Reference to a field of type 'PurchaseChannel'
+ */
+export type EnumPurchaseChannelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseChannel'>
+    
+
+
+/**
+ * Reference to a field of type 'PurchaseChannel[]'
+ */
+export type ListEnumPurchaseChannelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseChannel[]'>
     
 
 

@@ -48,6 +48,7 @@ export type PurchaseMinAggregateOutputType = {
   initTxnEndTime: Date | null
   playerId: string | null
   state: $Enums.PurchaseState | null
+  channel: $Enums.PurchaseChannel | null
   priceNanos: bigint | null
   creditNanos: bigint | null
   sandbox: boolean | null
@@ -69,6 +70,7 @@ export type PurchaseMaxAggregateOutputType = {
   initTxnEndTime: Date | null
   playerId: string | null
   state: $Enums.PurchaseState | null
+  channel: $Enums.PurchaseChannel | null
   priceNanos: bigint | null
   creditNanos: bigint | null
   sandbox: boolean | null
@@ -90,6 +92,7 @@ export type PurchaseCountAggregateOutputType = {
   initTxnEndTime: number
   playerId: number
   state: number
+  channel: number
   priceNanos: number
   creditNanos: number
   sandbox: number
@@ -125,6 +128,7 @@ export type PurchaseMinAggregateInputType = {
   initTxnEndTime?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -146,6 +150,7 @@ export type PurchaseMaxAggregateInputType = {
   initTxnEndTime?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -167,6 +172,7 @@ export type PurchaseCountAggregateInputType = {
   initTxnEndTime?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -275,6 +281,7 @@ export type PurchaseGroupByOutputType = {
   initTxnEndTime: Date | null
   playerId: string
   state: $Enums.PurchaseState
+  channel: $Enums.PurchaseChannel
   priceNanos: bigint
   creditNanos: bigint
   sandbox: boolean
@@ -319,6 +326,7 @@ export type PurchaseWhereInput = {
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -347,6 +355,7 @@ export type PurchaseOrderByWithRelationInput = {
   initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -378,6 +387,7 @@ export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -406,6 +416,7 @@ export type PurchaseOrderByWithAggregationInput = {
   initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -435,6 +446,7 @@ export type PurchaseScalarWhereWithAggregatesInput = {
   initTxnEndTime?: Prisma.DateTimeNullableWithAggregatesFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringWithAggregatesFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateWithAggregatesFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelWithAggregatesFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolWithAggregatesFilter<"Purchase"> | boolean
@@ -453,6 +465,7 @@ export type PurchaseCreateInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -481,6 +494,7 @@ export type PurchaseUncheckedCreateInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -503,6 +517,7 @@ export type PurchaseUpdateInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -531,6 +546,7 @@ export type PurchaseUncheckedUpdateInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -556,6 +572,7 @@ export type PurchaseCreateManyInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -574,6 +591,7 @@ export type PurchaseUpdateManyMutationInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -595,6 +613,7 @@ export type PurchaseUncheckedUpdateManyInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -626,6 +645,7 @@ export type PurchaseCountOrderByAggregateInput = {
   initTxnEndTime?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -653,6 +673,7 @@ export type PurchaseMaxOrderByAggregateInput = {
   initTxnEndTime?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -674,6 +695,7 @@ export type PurchaseMinOrderByAggregateInput = {
   initTxnEndTime?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -831,6 +853,10 @@ export type EnumPurchaseStateFieldUpdateOperationsInput = {
   set?: $Enums.PurchaseState
 }
 
+export type EnumPurchaseChannelFieldUpdateOperationsInput = {
+  set?: $Enums.PurchaseChannel
+}
+
 export type PurchaseCreateNestedOneWithoutReversalInput = {
   create?: Prisma.XOR<Prisma.PurchaseCreateWithoutReversalInput, Prisma.PurchaseUncheckedCreateWithoutReversalInput>
   connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutReversalInput
@@ -898,6 +924,7 @@ export type PurchaseCreateWithoutLinkInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -924,6 +951,7 @@ export type PurchaseUncheckedCreateWithoutLinkInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -978,6 +1006,7 @@ export type PurchaseScalarWhereInput = {
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -996,6 +1025,7 @@ export type PurchaseCreateWithoutCampaignInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1022,6 +1052,7 @@ export type PurchaseUncheckedCreateWithoutCampaignInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1070,6 +1101,7 @@ export type PurchaseCreateWithoutOfferInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1096,6 +1128,7 @@ export type PurchaseUncheckedCreateWithoutOfferInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1144,6 +1177,7 @@ export type PurchaseCreateWithoutReversalInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1171,6 +1205,7 @@ export type PurchaseUncheckedCreateWithoutReversalInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1208,6 +1243,7 @@ export type PurchaseUpdateWithoutReversalInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1235,6 +1271,7 @@ export type PurchaseUncheckedUpdateWithoutReversalInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1256,6 +1293,7 @@ export type PurchaseCreateWithoutFindingsInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1283,6 +1321,7 @@ export type PurchaseUncheckedCreateWithoutFindingsInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1320,6 +1359,7 @@ export type PurchaseUpdateWithoutFindingsInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1347,6 +1387,7 @@ export type PurchaseUncheckedUpdateWithoutFindingsInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1368,6 +1409,7 @@ export type PurchaseCreateWithoutRequestsInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1395,6 +1437,7 @@ export type PurchaseUncheckedCreateWithoutRequestsInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1432,6 +1475,7 @@ export type PurchaseUpdateWithoutRequestsInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1459,6 +1503,7 @@ export type PurchaseUncheckedUpdateWithoutRequestsInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1480,6 +1525,7 @@ export type PurchaseCreateWithoutLedgerInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1507,6 +1553,7 @@ export type PurchaseUncheckedCreateWithoutLedgerInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1544,6 +1591,7 @@ export type PurchaseUpdateWithoutLedgerInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1571,6 +1619,7 @@ export type PurchaseUncheckedUpdateWithoutLedgerInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1594,6 +1643,7 @@ export type PurchaseCreateManyLinkInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1612,6 +1662,7 @@ export type PurchaseUpdateWithoutLinkInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1638,6 +1689,7 @@ export type PurchaseUncheckedUpdateWithoutLinkInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1662,6 +1714,7 @@ export type PurchaseUncheckedUpdateManyWithoutLinkInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1682,6 +1735,7 @@ export type PurchaseCreateManyCampaignInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1700,6 +1754,7 @@ export type PurchaseUpdateWithoutCampaignInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1726,6 +1781,7 @@ export type PurchaseUncheckedUpdateWithoutCampaignInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1750,6 +1806,7 @@ export type PurchaseUncheckedUpdateManyWithoutCampaignInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1770,6 +1827,7 @@ export type PurchaseCreateManyOfferInput = {
   initTxnEndTime?: Date | string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1788,6 +1846,7 @@ export type PurchaseUpdateWithoutOfferInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1814,6 +1873,7 @@ export type PurchaseUncheckedUpdateWithoutOfferInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1838,6 +1898,7 @@ export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1899,6 +1960,7 @@ export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1928,6 +1990,7 @@ export type PurchaseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1952,6 +2015,7 @@ export type PurchaseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1976,6 +2040,7 @@ export type PurchaseSelectScalar = {
   initTxnEndTime?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1987,7 +2052,7 @@ export type PurchaseSelectScalar = {
   creditTime?: boolean
 }
 
-export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
+export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "playerId" | "state" | "channel" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
 export type PurchaseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   offer?: boolean | Prisma.OfferDefaultArgs<ExtArgs>
@@ -2037,6 +2102,7 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     initTxnEndTime: Date | null
     playerId: string
     state: $Enums.PurchaseState
+    channel: $Enums.PurchaseChannel
     priceNanos: bigint
     creditNanos: bigint
     sandbox: boolean
@@ -2495,6 +2561,7 @@ export interface PurchaseFieldRefs {
   readonly initTxnEndTime: Prisma.FieldRef<"Purchase", 'DateTime'>
   readonly playerId: Prisma.FieldRef<"Purchase", 'String'>
   readonly state: Prisma.FieldRef<"Purchase", 'PurchaseState'>
+  readonly channel: Prisma.FieldRef<"Purchase", 'PurchaseChannel'>
   readonly priceNanos: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly creditNanos: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly sandbox: Prisma.FieldRef<"Purchase", 'Boolean'>

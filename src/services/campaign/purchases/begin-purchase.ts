@@ -128,6 +128,7 @@ async function openNew(attempt: Attempt, mayOpenAfresh: boolean): Promise<Answer
       creditNanos: offer.creditNanos,
       sandbox: facts.link.sandbox,
       language,
+      channel: "GAME",
       requestId,
       now: deps.now(),
     });
