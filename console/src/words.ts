@@ -51,6 +51,7 @@ export const PURCHASE_STATE: Record<Purchase_State, string> = {
   [Purchase_State.CREDITED]: "Credited",
   [Purchase_State.CANCELLED]: "Cancelled by the player",
   [Purchase_State.FAILED]: "Failed",
+  [Purchase_State.ABANDONED]: "Abandoned: the player never came back from Steam",
 };
 
 export const LINK_STATE: Record<DistributorLink_State, string> = {

@@ -2668,6 +2668,7 @@ export const CampaignScalarFieldEnum = {
   readyTime: 'readyTime',
   runwayAlertDays: 'runwayAlertDays',
   runwayLow: 'runwayLow',
+  webFundingEnabled: 'webFundingEnabled',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -2707,6 +2708,7 @@ export const PurchaseScalarFieldEnum = {
   steamUrl: 'steamUrl',
   playerId: 'playerId',
   state: 'state',
+  channel: 'channel',
   priceNanos: 'priceNanos',
   creditNanos: 'creditNanos',
   sandbox: 'sandbox',
@@ -3164,6 +3166,20 @@ export type EnumPurchaseStateFieldRefInput<$PrismaModel> = FieldRefInputType<$Pr
  * Reference to a field of type 'PurchaseState[]'
  */
 export type ListEnumPurchaseStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseState[]'>
+    
+
+
+/**
+ * Reference to a field of type 'PurchaseChannel'
+ */
+export type EnumPurchaseChannelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseChannel'>
+    
+
+
+/**
+ * Reference to a field of type 'PurchaseChannel[]'
+ */
+export type ListEnumPurchaseChannelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseChannel[]'>
     
 
 

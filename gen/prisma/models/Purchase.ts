@@ -49,6 +49,7 @@ export type PurchaseMinAggregateOutputType = {
   steamUrl: string | null
   playerId: string | null
   state: $Enums.PurchaseState | null
+  channel: $Enums.PurchaseChannel | null
   priceNanos: bigint | null
   creditNanos: bigint | null
   sandbox: boolean | null
@@ -71,6 +72,7 @@ export type PurchaseMaxAggregateOutputType = {
   steamUrl: string | null
   playerId: string | null
   state: $Enums.PurchaseState | null
+  channel: $Enums.PurchaseChannel | null
   priceNanos: bigint | null
   creditNanos: bigint | null
   sandbox: boolean | null
@@ -93,6 +95,7 @@ export type PurchaseCountAggregateOutputType = {
   steamUrl: number
   playerId: number
   state: number
+  channel: number
   priceNanos: number
   creditNanos: number
   sandbox: number
@@ -129,6 +132,7 @@ export type PurchaseMinAggregateInputType = {
   steamUrl?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -151,6 +155,7 @@ export type PurchaseMaxAggregateInputType = {
   steamUrl?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -173,6 +178,7 @@ export type PurchaseCountAggregateInputType = {
   steamUrl?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -282,6 +288,7 @@ export type PurchaseGroupByOutputType = {
   steamUrl: string | null
   playerId: string
   state: $Enums.PurchaseState
+  channel: $Enums.PurchaseChannel
   priceNanos: bigint
   creditNanos: bigint
   sandbox: boolean
@@ -327,6 +334,7 @@ export type PurchaseWhereInput = {
   steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -356,6 +364,7 @@ export type PurchaseOrderByWithRelationInput = {
   steamUrl?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -388,6 +397,7 @@ export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
   steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -417,6 +427,7 @@ export type PurchaseOrderByWithAggregationInput = {
   steamUrl?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -447,6 +458,7 @@ export type PurchaseScalarWhereWithAggregatesInput = {
   steamUrl?: Prisma.StringNullableWithAggregatesFilter<"Purchase"> | string | null
   playerId?: Prisma.StringWithAggregatesFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateWithAggregatesFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelWithAggregatesFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolWithAggregatesFilter<"Purchase"> | boolean
@@ -466,6 +478,7 @@ export type PurchaseCreateInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -495,6 +508,7 @@ export type PurchaseUncheckedCreateInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -518,6 +532,7 @@ export type PurchaseUpdateInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -547,6 +562,7 @@ export type PurchaseUncheckedUpdateInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -573,6 +589,7 @@ export type PurchaseCreateManyInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -592,6 +609,7 @@ export type PurchaseUpdateManyMutationInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -614,6 +632,7 @@ export type PurchaseUncheckedUpdateManyInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -646,6 +665,7 @@ export type PurchaseCountOrderByAggregateInput = {
   steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -674,6 +694,7 @@ export type PurchaseMaxOrderByAggregateInput = {
   steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -696,6 +717,7 @@ export type PurchaseMinOrderByAggregateInput = {
   steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -853,6 +875,10 @@ export type EnumPurchaseStateFieldUpdateOperationsInput = {
   set?: $Enums.PurchaseState
 }
 
+export type EnumPurchaseChannelFieldUpdateOperationsInput = {
+  set?: $Enums.PurchaseChannel
+}
+
 export type PurchaseCreateNestedOneWithoutReversalInput = {
   create?: Prisma.XOR<Prisma.PurchaseCreateWithoutReversalInput, Prisma.PurchaseUncheckedCreateWithoutReversalInput>
   connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutReversalInput
@@ -921,6 +947,7 @@ export type PurchaseCreateWithoutLinkInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -948,6 +975,7 @@ export type PurchaseUncheckedCreateWithoutLinkInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1003,6 +1031,7 @@ export type PurchaseScalarWhereInput = {
   steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -1022,6 +1051,7 @@ export type PurchaseCreateWithoutCampaignInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1049,6 +1079,7 @@ export type PurchaseUncheckedCreateWithoutCampaignInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1098,6 +1129,7 @@ export type PurchaseCreateWithoutOfferInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1125,6 +1157,7 @@ export type PurchaseUncheckedCreateWithoutOfferInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1174,6 +1207,7 @@ export type PurchaseCreateWithoutReversalInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1202,6 +1236,7 @@ export type PurchaseUncheckedCreateWithoutReversalInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1240,6 +1275,7 @@ export type PurchaseUpdateWithoutReversalInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1268,6 +1304,7 @@ export type PurchaseUncheckedUpdateWithoutReversalInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1290,6 +1327,7 @@ export type PurchaseCreateWithoutFindingsInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1318,6 +1356,7 @@ export type PurchaseUncheckedCreateWithoutFindingsInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1356,6 +1395,7 @@ export type PurchaseUpdateWithoutFindingsInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1384,6 +1424,7 @@ export type PurchaseUncheckedUpdateWithoutFindingsInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1406,6 +1447,7 @@ export type PurchaseCreateWithoutRequestsInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1434,6 +1476,7 @@ export type PurchaseUncheckedCreateWithoutRequestsInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1472,6 +1515,7 @@ export type PurchaseUpdateWithoutRequestsInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1500,6 +1544,7 @@ export type PurchaseUncheckedUpdateWithoutRequestsInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1522,6 +1567,7 @@ export type PurchaseCreateWithoutLedgerInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1550,6 +1596,7 @@ export type PurchaseUncheckedCreateWithoutLedgerInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1588,6 +1635,7 @@ export type PurchaseUpdateWithoutLedgerInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1616,6 +1664,7 @@ export type PurchaseUncheckedUpdateWithoutLedgerInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1640,6 +1689,7 @@ export type PurchaseCreateManyLinkInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1659,6 +1709,7 @@ export type PurchaseUpdateWithoutLinkInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1686,6 +1737,7 @@ export type PurchaseUncheckedUpdateWithoutLinkInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1711,6 +1763,7 @@ export type PurchaseUncheckedUpdateManyWithoutLinkInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1732,6 +1785,7 @@ export type PurchaseCreateManyCampaignInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1751,6 +1805,7 @@ export type PurchaseUpdateWithoutCampaignInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1778,6 +1833,7 @@ export type PurchaseUncheckedUpdateWithoutCampaignInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1803,6 +1859,7 @@ export type PurchaseUncheckedUpdateManyWithoutCampaignInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1824,6 +1881,7 @@ export type PurchaseCreateManyOfferInput = {
   steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1843,6 +1901,7 @@ export type PurchaseUpdateWithoutOfferInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1870,6 +1929,7 @@ export type PurchaseUncheckedUpdateWithoutOfferInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1895,6 +1955,7 @@ export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
   steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1957,6 +2018,7 @@ export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1987,6 +2049,7 @@ export type PurchaseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -2012,6 +2075,7 @@ export type PurchaseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -2037,6 +2101,7 @@ export type PurchaseSelectScalar = {
   steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -2048,7 +2113,7 @@ export type PurchaseSelectScalar = {
   creditTime?: boolean
 }
 
-export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "steamUrl" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
+export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "steamUrl" | "playerId" | "state" | "channel" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
 export type PurchaseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   offer?: boolean | Prisma.OfferDefaultArgs<ExtArgs>
@@ -2103,6 +2168,7 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     steamUrl: string | null
     playerId: string
     state: $Enums.PurchaseState
+    channel: $Enums.PurchaseChannel
     priceNanos: bigint
     creditNanos: bigint
     sandbox: boolean
@@ -2562,6 +2628,7 @@ export interface PurchaseFieldRefs {
   readonly steamUrl: Prisma.FieldRef<"Purchase", 'String'>
   readonly playerId: Prisma.FieldRef<"Purchase", 'String'>
   readonly state: Prisma.FieldRef<"Purchase", 'PurchaseState'>
+  readonly channel: Prisma.FieldRef<"Purchase", 'PurchaseChannel'>
   readonly priceNanos: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly creditNanos: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly sandbox: Prisma.FieldRef<"Purchase", 'Boolean'>
