@@ -6,14 +6,7 @@ import { findWebOrder } from "../store/fund-page.js";
 import { findPurchase } from "../store/purchases.js";
 import { createBeginPurchaseUseCase } from "../usecases/begin/begin-purchase.js";
 import { settleWebReturn } from "../usecases/settle-web-return.js";
-import {
-  type Campaign,
-  type FundContext,
-  notFoundPage,
-  readCampaign,
-  readSession,
-  reasonOf,
-} from "./fund-context.js";
+import { type Campaign, type FundContext, notFoundPage, readCampaign, readSession, reasonOf } from "./fund-context.js";
 import { fromOwnOrigin, type Req, type Res } from "./fund-http.js";
 import { messagePage, pagePath, resultPage } from "./fund-pages.js";
 import { refuseForm, webFundingOff } from "./sign-in.js";
@@ -78,31 +71,50 @@ export function createBuy(context: FundContext) {
     const steamUrl = answer.steamUrl ?? (await findWebOrder(deps.db, answer.purchase))?.steamUrl ?? undefined;
     const approve = steamUrl && approvalUrl(context, steamUrl, campaignKey, answer.purchase);
     if (!approve) {
-      deps.logger.error({ purchaseId: answer.purchase }, "web order opened without an approval page on Steam's origins");
+      deps.logger.error(
+        { purchaseId: answer.purchase },
+        "web order opened without an approval page on Steam's origins",
+      );
       return respond.page(
         res,
         502,
-        messagePage("Steam's answer was unusable", "Steam opened the order without a usable approval page. Nothing was charged.", back(campaignKey)),
+        messagePage(
+          "Steam's answer was unusable",
+          "Steam opened the order without a usable approval page. Nothing was charged.",
+          back(campaignKey),
+        ),
       );
     }
     respond.redirect(res, approve);
   }
 
-  function refused(res: Res, campaignKey: string, error: unknown): void {
+  function refused(res: Res, campaignKey: string, error: unknown) {
     const reason = reasonOf(error);
     if (reason && reason in REASON_WORDS) {
-      return respond.page(res, 400, messagePage("Not bought", REASON_WORDS[reason as keyof typeof REASON_WORDS], back(campaignKey)));
+      return respond.page(
+        res,
+        400,
+        messagePage("Not bought", REASON_WORDS[reason as keyof typeof REASON_WORDS], back(campaignKey)),
+      );
     }
     const code = error instanceof ConnectError ? error.code : undefined;
     if (code === Code.NotFound) return notFoundPage(context, res, campaignKey);
     if (code === Code.InvalidArgument || code === Code.AlreadyExists) {
-      return respond.page(res, 400, messagePage("Not bought", "This form is out of date. Open the page again.", back(campaignKey)));
+      return respond.page(
+        res,
+        400,
+        messagePage("Not bought", "This form is out of date. Open the page again.", back(campaignKey)),
+      );
     }
     if (code === Code.Unavailable) {
       return respond.page(
         res,
         503,
-        messagePage("Steam is not answering", "Steam did not answer. Try again in a moment; you will not be charged twice.", back(campaignKey)),
+        messagePage(
+          "Steam is not answering",
+          "Steam did not answer. Try again in a moment; you will not be charged twice.",
+          back(campaignKey),
+        ),
       );
     }
     throw error;
@@ -118,7 +130,13 @@ export function createBuy(context: FundContext) {
     const session = await readSession(context, req);
     const purchase = UUID.test(purchaseId) ? await findPurchase(deps.db, purchaseId) : undefined;
     const order = purchase && (await findWebOrder(deps.db, purchase.id));
-    if (!purchase || !order || !session?.steamId || purchase.campaignKey !== campaignKey || purchase.playerId !== session.steamId) {
+    if (
+      !purchase ||
+      !order ||
+      !session?.steamId ||
+      purchase.campaignKey !== campaignKey ||
+      purchase.playerId !== session.steamId
+    ) {
       return notFoundPage(context, res, campaignKey);
     }
     const settled = await settleWebReturn(deps, purchase);
@@ -126,7 +144,11 @@ export function createBuy(context: FundContext) {
       return respond.page(
         res,
         503,
-        messagePage("Steam is not answering", "Steam did not say how your order stands. Reload this page in a moment.", back(campaignKey)),
+        messagePage(
+          "Steam is not answering",
+          "Steam did not say how your order stands. Reload this page in a moment.",
+          back(campaignKey),
+        ),
       );
     }
     const campaign = await readCampaign(context, campaignKey).catch((error: unknown) => {

@@ -4,7 +4,7 @@ import type { ServiceDeps } from "../core/deps.js";
 import { spendWindow } from "../domain/funding.js";
 import { type FundPageFacts, findFundPage } from "../store/fund-page.js";
 import { findLiveWebSession, type WebSession } from "../store/web-sessions.js";
-import { publicCampaignOf, type PublicCampaign } from "../usecases/read-public-campaign.js";
+import { type PublicCampaign, publicCampaignOf } from "../usecases/read-public-campaign.js";
 import type { Req, Res, Responder } from "./fund-http.js";
 import { messagePage, pagePath } from "./fund-pages.js";
 import { cookieToken, tokenHash } from "./web-session.js";

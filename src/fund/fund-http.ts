@@ -71,7 +71,8 @@ export function createResponder(headers: Record<string, string>): Responder {
         "content-type": "text/css; charset=utf-8",
         "content-length": Buffer.byteLength(FUND_CSS),
       });
-      res.end(req.method === "HEAD" ? undefined : FUND_CSS);
+      if (req.method === "HEAD") res.end();
+      else res.end(FUND_CSS);
     },
   };
 }

@@ -5,7 +5,7 @@ import { listActiveOffers } from "../store/public-campaigns.js";
 import { isStoreUnavailable } from "../store/store-unavailable.js";
 import { createBuy } from "./buy.js";
 import { type FundContext, type FundOptions, notFoundPage, readCampaign, readSession } from "./fund-context.js";
-import { createResponder, fundSecurityHeaders, readForm, type Req, type Res } from "./fund-http.js";
+import { createResponder, fundSecurityHeaders, type Req, type Res, readForm } from "./fund-http.js";
 import { campaignPage, messagePage } from "./fund-pages.js";
 import { finishSignIn, signOut, startSignIn } from "./sign-in.js";
 import { formToken } from "./web-session.js";
@@ -89,7 +89,7 @@ async function showPage(context: FundContext, req: Req, res: Res, campaignKey: s
 }
 
 /** 429 before any work (spec 8), 503 when the store cannot be read; anything else is logged as a fault. */
-function failed(context: FundContext, res: Res, error: unknown): void {
+function failed(context: FundContext, res: Res, error: unknown) {
   const code = error instanceof ConnectError ? error.code : undefined;
   if (res.headersSent) {
     context.deps.logger.error({ err: error }, "funding page failed after answering");
@@ -97,9 +97,14 @@ function failed(context: FundContext, res: Res, error: unknown): void {
     return;
   }
   if (code === Code.ResourceExhausted) {
-    return context.respond.page(res, 429, messagePage("Too many requests", "Too many requests from your address. Wait a minute and try again."), {
-      "retry-after": "60",
-    });
+    return context.respond.page(
+      res,
+      429,
+      messagePage("Too many requests", "Too many requests from your address. Wait a minute and try again."),
+      {
+        "retry-after": "60",
+      },
+    );
   }
   const unavailable = code === Code.Unavailable || isStoreUnavailable(error);
   if (unavailable) context.deps.logger.warn({ err: error }, "funding page: the store or the platform is unavailable");

@@ -74,12 +74,15 @@ export async function finishSignIn(
     return signInFailed(context, res, campaignKey, "This sign-in was not started in this browser, or it is over.");
   }
   const fields = openIdFields(query);
-  const checked = fields && checkSignInReturn(fields, { returnTo: returnToOf(context, campaignKey, state), now: now() });
+  const checked =
+    fields && checkSignInReturn(fields, { returnTo: returnToOf(context, campaignKey, state), now: now() });
   if (!fields || !checked?.ok) {
     const problem = checked?.ok === false ? checked.problem : "repeated-field";
     logger.info({ problem }, "web sign-in refused");
     const text =
-      problem === "cancelled" ? "You cancelled signing in on Steam." : "Steam's answer could not be accepted. Sign in again.";
+      problem === "cancelled"
+        ? "You cancelled signing in on Steam."
+        : "Steam's answer could not be accepted. Sign in again.";
     return signInFailed(context, res, campaignKey, text);
   }
   // Taken before the provider is asked, so a replayed assertion is refused here whatever the
@@ -93,10 +96,14 @@ export async function finishSignIn(
     return context.respond.page(
       res,
       503,
-      messagePage("Steam is not answering", "Steam could not confirm your sign-in just now. Sign in again in a moment.", {
-        href: pagePath(campaignKey),
-        label: "Back to the campaign",
-      }),
+      messagePage(
+        "Steam is not answering",
+        "Steam could not confirm your sign-in just now. Sign in again in a moment.",
+        {
+          href: pagePath(campaignKey),
+          label: "Back to the campaign",
+        },
+      ),
     );
   }
   if (verified.kind !== "ok" || !verified.value.valid) {
@@ -146,10 +153,14 @@ export function refuseForm(context: FundContext, res: Res, campaignKey: string):
   context.respond.page(
     res,
     403,
-    messagePage("Please use the campaign's page", "This request did not come from the campaign's page. Open it and try again.", {
-      href: pagePath(campaignKey),
-      label: "Open the campaign's page",
-    }),
+    messagePage(
+      "Please use the campaign's page",
+      "This request did not come from the campaign's page. Open it and try again.",
+      {
+        href: pagePath(campaignKey),
+        label: "Open the campaign's page",
+      },
+    ),
   );
 }
 

@@ -28,7 +28,10 @@ describe("a sign-in's return", () => {
       problem: "cancelled",
     });
     expect(
-      checkSignInReturn(fields({ "openid.response_nonce": "2026-11-29T11:50:00Zabc" }), { returnTo: RETURN_TO, now: NOW }),
+      checkSignInReturn(fields({ "openid.response_nonce": "2026-11-29T11:50:00Zabc" }), {
+        returnTo: RETURN_TO,
+        now: NOW,
+      }),
     ).toEqual({ ok: false, problem: "stale-nonce" });
   });
 

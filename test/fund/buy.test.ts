@@ -68,7 +68,9 @@ describe("the funding page: buying", () => {
       creditNanos: 4n * DOLLAR,
     });
     expect(await f.sim.control.getOrder(orderId)).toMatchObject({ steamid: player, status: "Init" });
-    const [initTxn] = (await f.sim.control.listCalls({ call: "InitTxn" })).filter((call) => call.params.orderid === orderId);
+    const [initTxn] = (await f.sim.control.listCalls({ call: "InitTxn" })).filter(
+      (call) => call.params.orderid === orderId,
+    );
     expect(initTxn?.params).toMatchObject({ usersession: "web", ipaddress: "127.0.0.1" });
     // The credit is reserved under the outstanding limit, as for a game's begin.
     expect((await readMoney(f.db, shop)).reservedNanos).toBe(4n * DOLLAR);
@@ -264,10 +266,16 @@ describe("the funding page: a client with only IPv6", () => {
         socket.on("close", () => resolve(received));
         socket.write(`${proxyHeaderV1("2001:db8::7")}${request}`);
       });
-    const page = await viaProxy(`GET ${path} HTTP/1.1\r\nHost: x\r\nCookie: fund_session=${token}\r\nConnection: close\r\n\r\n`);
+    const page = await viaProxy(
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nCookie: fund_session=${token}\r\nConnection: close\r\n\r\n`,
+    );
     expect(page).toContain("this one is IPv6");
     expect(page).not.toContain("Buy for");
-    const form = new URLSearchParams({ formToken: formToken(token), offerId: shop.offerId, requestId: crypto.randomUUID() });
+    const form = new URLSearchParams({
+      formToken: formToken(token),
+      offerId: shop.offerId,
+      requestId: crypto.randomUUID(),
+    });
     const body = form.toString();
     const answer = await viaProxy(
       `POST ${path}/purchases HTTP/1.1\r\nHost: x\r\nOrigin: ${f.publicUrl}\r\nCookie: fund_session=${token}\r\n` +

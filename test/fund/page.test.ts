@@ -19,7 +19,9 @@ describe("the funding page", () => {
   const get = (key: string) => f.browser().get(`/fund/${encodeURIComponent(key)}`);
 
   it("names the game and lists the active offers with their prices, cheapest first, every text escaped", async () => {
-    const shop = await f.shop({ offer: { priceNanos: 9_990_000_000n, creditNanos: 8n * DOLLAR, displayName: "<b>Big</b> & bold" } });
+    const shop = await f.shop({
+      offer: { priceNanos: 9_990_000_000n, creditNanos: 8n * DOLLAR, displayName: "<b>Big</b> & bold" },
+    });
     await f.db.offer.create({
       data: {
         id: "offer-small",
@@ -32,7 +34,14 @@ describe("the funding page", () => {
       },
     });
     await f.db.offer.create({
-      data: { id: "offer-gone", campaignId: shop.campaignId, displayName: "Gone", priceNanos: DOLLAR, creditNanos: DOLLAR, active: false },
+      data: {
+        id: "offer-gone",
+        campaignId: shop.campaignId,
+        displayName: "Gone",
+        priceNanos: DOLLAR,
+        creditNanos: DOLLAR,
+        active: false,
+      },
     });
     const page = await get(shop.campaignKey);
     expect(page.status).toBe(200);

@@ -21,7 +21,11 @@ describe("the funding page: sign in through Steam", () => {
   const pageOf = (key: string) => `/fund/${encodeURIComponent(key)}`;
   const sessionRow = (cookie: string | undefined) =>
     f.db.webSession.findUnique({
-      where: { tokenHash: createHash("sha256").update(cookie ?? "").digest("hex") },
+      where: {
+        tokenHash: createHash("sha256")
+          .update(cookie ?? "")
+          .digest("hex"),
+      },
     });
 
   it("sends the browser to the provider with checkid_setup and a return_to bound to a new HttpOnly session", async () => {
@@ -56,7 +60,9 @@ describe("the funding page: sign in through Steam", () => {
     expect(browser.sessionCookie()).not.toBe(before);
     expect(await sessionRow(before)).toBeNull();
     expect(await sessionRow(browser.sessionCookie())).toMatchObject({ steamId: PLAYER, signInState: null });
-    expect((await browser.get(pageOf(shop.campaignKey))).text).toContain(`Signed in through Steam as player ${PLAYER}.`);
+    expect((await browser.get(pageOf(shop.campaignKey))).text).toContain(
+      `Signed in through Steam as player ${PLAYER}.`,
+    );
 
     // The same return again (a reload, or the URL replayed): the sign-in is over; nothing changes.
     const again = await browser.get(assertion.returnUrl);
@@ -168,7 +174,9 @@ describe("the funding page: sign in through Steam", () => {
     const off = await f.shop({ webFunding: false });
     const before = await f.db.webSession.count();
     const browser = f.browser();
-    expect((await browser.post(`${pageOf(on.campaignKey)}/sign-in`, {}, { origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await browser.post(`${pageOf(on.campaignKey)}/sign-in`, {}, { origin: "https://evil.example" })).status,
+    ).toBe(403);
     expect((await browser.post(`${pageOf(on.campaignKey)}/sign-in`, {}, { origin: null })).status).toBe(403);
     expect((await browser.post(`${pageOf("ck_nobody")}/sign-in`, {})).status).toBe(404);
     const refused = await browser.post(`${pageOf(off.campaignKey)}/sign-in`, {});
@@ -206,11 +214,9 @@ describe("the funding page over TLS", () => {
 
   it("marks the session cookie Secure when PUBLIC_URL is https", async () => {
     const shop = await f.shop();
-    const started = await f.browser().post(
-      `${f.server.baseUrl}/fund/${shop.campaignKey}/sign-in`,
-      {},
-      { origin: "https://fund.example.com" },
-    );
+    const started = await f
+      .browser()
+      .post(`${f.server.baseUrl}/fund/${shop.campaignKey}/sign-in`, {}, { origin: "https://fund.example.com" });
     expect(started.status).toBe(303);
     expect(started.headers.get("set-cookie")).toMatch(/; Secure$/);
   });

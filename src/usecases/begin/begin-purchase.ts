@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
+import type { ServiceDeps } from "../../core/deps.js";
+import { openSecret } from "../../core/secret-box.js";
 import { beginRefusal } from "../../domain/begin-refusal.js";
 import { newOrderId } from "../../domain/order-id.js";
 import { readRequestId } from "../../domain/request-id.js";
 import { notFound, unavailable } from "../../errors/status.js";
 import { toSteamLanguage } from "../../platform/steam/steam-language.js";
 import { type BeginFacts, findBeginFacts, openPurchase } from "../../store/purchase-opening.js";
-import type { ServiceDeps } from "../../core/deps.js";
-import { openSecret } from "../../core/secret-box.js";
 import { answerKnownRequest } from "./known-request.js";
 import { answerOf, type OrderAnswer, openOrder } from "./open-order.js";
 import { createOpenings, type InitTxnEnd, type Openings } from "./openings.js";
