@@ -35,6 +35,17 @@ describe("loadConfig", () => {
     for (const name of ["PORT", "LOG_LEVEL", "ENCORE_MASTER_KEY", "OPERATOR_TOKEN"]) expect(line).toContain(`${name} `);
   });
 
+  it("signs players in through Steam's OpenID provider unless STEAM_OPENID_URL says, an http(s) URL", () => {
+    expect(loadConfig({}).steam.openIdUrl).toBe("https://steamcommunity.com/openid/login");
+    expect(loadConfig({ STEAM_OPENID_URL: "http://127.0.0.1:4780/openid/login" }).steam.openIdUrl).toBe(
+      "http://127.0.0.1:4780/openid/login",
+    );
+    expect(refusal({ STEAM_OPENID_URL: "ftp://steamcommunity.com/openid/login" })).toMatch(
+      /^invalid configuration: STEAM_OPENID_URL /,
+    );
+    expect(refusal({ STEAM_OPENID_URL: "steamcommunity.com" })).toMatch(/^invalid configuration: STEAM_OPENID_URL /);
+  });
+
   it("reads an empty variable as unset, never as zero", () => {
     expect(loadConfig({ PORT: "" }).port).toBe(8080);
     expect(loadConfig({ DATABASE_URL: "" }).database.kind).toBe("pglite");

@@ -38,8 +38,7 @@ export function submitSignIn(state: SimState, form: URLSearchParams): SimAnswer 
     ]);
   if (action !== "sign-in") return badRequestPage("Choose Sign in or Cancel.");
   const steamid = (form.get("steamid") ?? "").trim();
-  if (!STEAMID64.test(steamid) || BigInt(steamid) > 0xffff_ffff_ffff_ffffn)
-    return signInForm(request, steamid, "A Steam id is 17 digits, e.g. 76561198000000001.");
+  if (!STEAMID64.test(steamid)) return signInForm(request, steamid, "A Steam id is 17 digits, e.g. 76561198000000001.");
   ensurePlayer(state, steamid);
   const assertion = makeAssertion(state, { steamid, returnTo: request.returnToText });
   return redirect(request.returnTo, Object.entries(assertion));

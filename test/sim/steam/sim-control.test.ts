@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { SteamSimulator } from "../../../src/sim/steam/start-steam-simulator.js";
+import { type SteamSimulator, startSteamSimulator } from "../../../src/sim/steam/start-steam-simulator.js";
 import { createSteamSimControl } from "../../../src/sim/steam/steam-sim-control.js";
 import { STEAM_SIM_ENTRY } from "../../support/built-entries.js";
 import { APPID, initTxnForm, KEY, STEAMID, seed, startSim, wireClient } from "./sim-wire.js";
@@ -120,6 +120,31 @@ describe("the call log", () => {
   });
 });
 
+describe("a simulator browsers reach at another origin (publicUrl)", () => {
+  it("makes its OpenID op_endpoint and every steamurl from that origin", async () => {
+    const behind = await startSteamSimulator({ port: 0, publicUrl: "http://steam.example:4780" });
+    try {
+      expect(behind.openIdUrl).toBe("http://steam.example:4780/openid/login");
+      const made = await behind.control.makeOpenIdAssertion({ steamid: STEAMID, returnTo: "http://fund.example/r" });
+      expect(made.fields["openid.op_endpoint"]).toBe("http://steam.example:4780/openid/login");
+      await behind.control.addPublisherKey(KEY, [APPID]);
+      const form = initTxnForm("9").replace("usersession=client", "usersession=web&ipaddress=203.0.113.7");
+      const res = await fetch(`${behind.url}/ISteamMicroTxn/InitTxn/v3/`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form,
+      });
+      expect(await res.json()).toMatchObject({
+        response: {
+          params: { steamurl: expect.stringMatching(/^http:\/\/steam\.example:4780\/checkout\/approvetxn\/\d+\/$/) },
+        },
+      });
+    } finally {
+      await behind.close();
+    }
+  });
+});
+
 describe("npm run steam-sim", () => {
   let child: ChildProcess | undefined;
   afterAll(() => void child?.kill("SIGTERM"));
@@ -133,6 +158,7 @@ describe("npm run steam-sim", () => {
     while (!/STEAM_STORE_URL=\S+\n/.test(out)) await once(child.stdout ?? child, "data");
     const url = /listening on (http:\/\/\S+)/.exec(out)?.[1] ?? "";
     expect(out).toContain(`STEAM_STORE_URL=${url}/store`);
+    expect(out).toContain(`STEAM_OPENID_URL=${url}/openid/login`);
     const remote = createSteamSimControl(url);
     await remote.addPublisherKey("K", [7]);
     const res = await fetch(`${url}/ISteamApps/GetPartnerAppListForWebAPIKey/v2/`, {
