@@ -104,7 +104,7 @@ ${
 <input type="hidden" name="formToken" value="${player.formToken}">
 <input type="hidden" name="offerId" value="${offer.id}">
 <input type="hidden" name="requestId" value="${randomUUID()}">
-<button type="submit" aria-label="Buy ${offer.displayName} for ${price}">Buy for ${price}</button>
+<button type="submit" aria-label="Buy for ${price}: ${offer.displayName}">Buy for ${price}</button>
 </form>`
 }
 </li>`;

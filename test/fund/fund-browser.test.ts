@@ -68,7 +68,7 @@ describe.skipIf(!chromiumRequiredOrPresent())(
       await signIn(page, player);
       expect(await seriousViolations(page)).toEqual([]);
 
-      await page.getByRole("button", { name: "Buy A month of servers for $5.00" }).click();
+      await page.getByRole("button", { name: "Buy for $5.00: A month of servers" }).click();
       // Steam's approval page (the simulator's), for this player and this price.
       await expect.poll(() => page.getByText("Approve your purchase").count()).toBeGreaterThan(0);
       expect(new URL(page.url()).origin).toBe(new URL(f.sim.url).origin);
