@@ -76,6 +76,8 @@ export type SettlementStep =
   | "credit"
   /** Declined, and the game said so: CANCELLED. */
   | "cancel"
+  /** A web order nobody came back for within the settlement window: ABANDONED, never finalized. */
+  | "abandon"
   /** The platform did not complete the order: FAILED, nothing credited. */
   | "fail";
 
@@ -109,6 +111,7 @@ const STATE_AFTER = {
   finalize: "AUTHORIZED",
   credit: "CREDITED",
   cancel: "CANCELLED",
+  abandon: "ABANDONED",
   fail: "FAILED",
 } as const satisfies Record<SettlementStep, PurchaseState>;
 
@@ -128,11 +131,11 @@ export function webOrderStep(
 }
 
 /**
- * How an order left unapproved past the settlement window ends: an in-game one CANCELLED, a web
- * one ABANDONED (its player never came back; docs/settlement.md "Abandoned web orders").
+ * How an order left unapproved past the settlement window ends: an in-game one is cancelled, a
+ * web one abandoned (its player never came back; docs/settlement.md "Abandoned web orders").
  */
-export function unapprovedEnd(channel: PurchaseChannel): "CANCELLED" | "ABANDONED" {
-  return channel === "WEB" ? "ABANDONED" : "CANCELLED";
+export function unapprovedStep(channel: PurchaseChannel): "cancel" | "abandon" {
+  return channel === "WEB" ? "abandon" : "cancel";
 }
 
 /** The state a step leads to. */

@@ -10,7 +10,7 @@ import {
   settlementStep,
   stateAfter,
   UNPAID_ENDS,
-  unapprovedEnd,
+  unapprovedStep,
   webOrderStep,
 } from "../../src/domain/purchase-state.js";
 
@@ -100,7 +100,7 @@ describe("web orders (docs/settlement.md, Abandoned web orders)", () => {
   });
 
   it("ends an order left unapproved CANCELLED in the game and ABANDONED on the web", () => {
-    expect(unapprovedEnd("GAME")).toBe("CANCELLED");
-    expect(unapprovedEnd("WEB")).toBe("ABANDONED");
+    expect(stateAfter(unapprovedStep("GAME"))).toBe("CANCELLED");
+    expect(stateAfter(unapprovedStep("WEB"))).toBe("ABANDONED");
   });
 });
