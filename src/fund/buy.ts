@@ -51,6 +51,9 @@ export function createBuy(context: FundContext) {
     }
     const admission = await context.limits.begin({ campaignKey, address });
     const steamId = session.steamId;
+    // Told to the limits as a game's ticket verdict is: a begin refused before its player was
+    // asked for keeps no point of the campaign's begin limit.
+    let vouched = false;
     let answer: Awaited<ReturnType<typeof begin>>;
     try {
       answer = await begin({
@@ -60,13 +63,16 @@ export function createBuy(context: FundContext) {
         language: "",
         clientAddress: address,
         // Steam vouched for the player when they signed in (their session holds the Steam id).
-        player: async () => steamId,
+        player: async () => {
+          vouched = true;
+          return steamId;
+        },
         web: { ipAddress },
       });
     } catch (error) {
       return refused(res, campaignKey, error);
     } finally {
-      admission.settle("vouched");
+      admission.settle(vouched ? "vouched" : "unchecked");
     }
     const steamUrl = answer.steamUrl ?? (await findWebOrder(deps.db, answer.purchase))?.steamUrl ?? undefined;
     const approve = steamUrl && approvalUrl(context, steamUrl, campaignKey, answer.purchase);

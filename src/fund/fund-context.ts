@@ -9,9 +9,12 @@ import type { Req, Res, Responder } from "./fund-http.js";
 import { messagePage, pagePath } from "./fund-pages.js";
 import { cookieToken, tokenHash } from "./web-session.js";
 
-/** A begin let through the limits: told once, when it is answered, that its player was vouched for. */
+/**
+ * A begin let through the limits: told once, when it is answered, whether its player was vouched
+ * for (the web's signed-in player is, once the begin got past its local refusals).
+ */
 export interface FundAdmission {
-  settle(verdict: "vouched"): void;
+  settle(verdict: "vouched" | "unchecked"): void;
 }
 
 /**

@@ -20,9 +20,10 @@ import {
 } from "./web-session.js";
 
 // Signing in through Steam (OpenID 2.0; reference steam-partner-api.md section 11): a POST starts
-// it and sends the browser to the provider; the provider's return is checked field by field, then
-// with the provider itself (check_authentication), its nonce taken once, before the session
-// carries the Steam id. Nothing is stored from a return that fails any check.
+// it and sends the browser to the provider. The return counts only in the browser that started
+// it, for exactly the return_to sent, with a fresh nonce taken once, and once the provider itself
+// vouched for it (check_authentication); then the session carries the Steam id under a new
+// token. Nothing but the nonce is stored from a return that fails any check.
 
 /** The return_to of a sign-in: bound to its session by `state`, compared exactly on return. */
 export function returnToOf(context: FundContext, campaignKey: string, state: string): string {
