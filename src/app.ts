@@ -55,7 +55,7 @@ import { createOperationsService } from "./services/operations/operations-servic
 import { createOperatorService } from "./services/operator/operator-service.js";
 import { createPageTokens } from "./core/page-token.js";
 import type { MasterKeys } from "./core/secret-box.js";
-import { webhookEvents } from "./services/webhooks/resource-events.js";
+import { createWebhookEvents } from "./services/webhooks/resource-events.js";
 import { createWebhookService } from "./services/webhooks/webhook-service.js";
 import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
@@ -177,7 +177,7 @@ export function createApp(options: AppOptions): App {
     config,
     logger,
     metrics,
-    webhookEvents,
+    webhookEvents: createWebhookEvents({ publicUrl: config.publicUrl }),
     fundingChanges,
   };
   // The verification job needs none of what it is woken by, so it is built first and every
