@@ -57,7 +57,7 @@ import { createHostingService } from "./services/hosting/hosting-service.js";
 import { operationTypes } from "./services/operations/operation-types.js";
 import { createOperationsService } from "./services/operations/operations-service.js";
 import { createOperatorService } from "./services/operator/operator-service.js";
-import { webhookEvents } from "./services/webhooks/resource-events.js";
+import { createWebhookEvents } from "./services/webhooks/resource-events.js";
 import { createWebhookService } from "./services/webhooks/webhook-service.js";
 import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
@@ -183,7 +183,7 @@ export function createApp(options: AppOptions): App {
     config,
     logger,
     metrics,
-    webhookEvents,
+    webhookEvents: createWebhookEvents({ publicUrl: config.publicUrl }),
     fundingChanges,
   };
   // The verification job needs none of what it is woken by, so it is built first and every

@@ -2,6 +2,7 @@ import {
   AuditEvent_ActorType,
   Campaign_State,
   DistributorLink_State,
+  Purchase_Channel,
   Purchase_State,
   Transfer_State,
   TransferItem_State,
@@ -43,6 +44,13 @@ export function unavailableWords(reason: string): string {
   if (reason === "CAMPAIGN_NOT_VERIFIED") return "Players cannot buy until the campaign is verified (see its state).";
   return REASON_WORDS[reason] ?? reason;
 }
+
+/** Where a purchase was made (Purchase.channel). */
+export const PURCHASE_CHANNEL: Record<Purchase_Channel, string> = {
+  [Purchase_Channel.UNSPECIFIED]: "Unknown",
+  [Purchase_Channel.GAME]: "Game",
+  [Purchase_Channel.WEB]: "Web",
+};
 
 export const PURCHASE_STATE: Record<Purchase_State, string> = {
   [Purchase_State.UNSPECIFIED]: "Unknown",

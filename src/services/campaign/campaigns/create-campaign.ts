@@ -45,7 +45,7 @@ export function createCreateCampaign(deps: ServiceDeps) {
       create: () => insertCheckedCampaign(deps, { request, accountId, idempotency }),
       resource: "campaign",
     });
-    return toCampaign(row);
+    return toCampaign(row, deps.config.publicUrl);
   };
 }
 
