@@ -46,14 +46,22 @@ module.exports = {
       name: "services-know-no-transport",
       severity: "error",
       from: { path: "^src/(services|usecases)/" },
-      to: { path: "^src/(server|transcode|cli|sim)/" },
+      to: { path: "^src/(server|transcode|fund|cli|sim)/" },
+    },
+    {
+      name: "fund-page-uses-usecases-not-handlers",
+      comment:
+        "fund/ is the public funding page, a transport beside the RPC handlers: it runs the use cases they run (begin, settle) and reads the store, never a handler, the server or a job",
+      severity: "error",
+      from: { path: "^src/fund/" },
+      to: { path: "^src/(services|server|transcode|jobs|cli|sim)/" },
     },
     {
       name: "core-is-below-services",
       comment: "src/core/ is the kernel shared by services, use cases, jobs, server and cli",
       severity: "error",
       from: { path: "^src/core/" },
-      to: { path: "^src/(services|jobs|server|transcode|cli|sim)/" },
+      to: { path: "^src/(services|jobs|server|transcode|fund|cli|sim)/" },
     },
     {
       name: "store-knows-no-callers",

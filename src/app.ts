@@ -17,6 +17,7 @@ import { createFundingChanges, type FundingChanges } from "./core/funding-change
 import { createPageTokens } from "./core/page-token.js";
 import type { MasterKeys } from "./core/secret-box.js";
 import { createRefuse } from "./errors/refusals.js";
+import { createFundRoutes } from "./fund/fund-routes.js";
 import type { Job } from "./jobs/job.js";
 import { createMeteringJob } from "./jobs/metering-job.js";
 import { createAuditPurge, createCheckoutExpiry, createSessionPurge, createWebhookPurge } from "./jobs/purges.js";
@@ -24,6 +25,7 @@ import { createReconciliationJob } from "./jobs/reconciliation-job.js";
 import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
+import { createWebSessionPurge } from "./jobs/web-session-purge.js";
 import { createWebhookDeliveryJob, type WebhookDeliveryJob } from "./jobs/webhook-delivery-job.js";
 import { createSimulatedPaymentProvider } from "./platform/billing/create-simulated-payment-provider.js";
 import { acceptedWebhookSecrets } from "./platform/billing/payment-signature.js";
@@ -52,7 +54,7 @@ import { createHostingService } from "./services/hosting/hosting-service.js";
 import { operationTypes } from "./services/operations/operation-types.js";
 import { createOperationsService } from "./services/operations/operations-service.js";
 import { createOperatorService } from "./services/operator/operator-service.js";
-import { webhookEvents } from "./services/webhooks/resource-events.js";
+import { createWebhookEvents } from "./services/webhooks/resource-events.js";
 import { createWebhookService } from "./services/webhooks/webhook-service.js";
 import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
@@ -114,6 +116,9 @@ const TRANSFER_MOVER_INTERVAL_MS = 1_000;
 const METERING_INTERVAL_MS = 60_000;
 // Generated from proto/ by `npm run generate` (buf.gen.openapi.yaml) and checked in.
 const OPENAPI_DOCUMENT = new URL("../openapi/encore.openapi.json", import.meta.url);
+// Who may frame the funding page: nobody (a payment page; docs/game-integration.md says how the
+// console previews it).
+const FUND_FRAME_ANCESTORS = "'none'";
 // The studio console, built by `npm run build` into dist/console. The folder above
 // this module is the repository (it holds package.json) when the sources run, dist/ when the
 // build runs (the bundle is dist/src/main.js).
@@ -175,7 +180,7 @@ export function createApp(options: AppOptions): App {
     config,
     logger,
     metrics,
-    webhookEvents,
+    webhookEvents: createWebhookEvents({ publicUrl: config.publicUrl }),
     fundingChanges,
   };
   // The verification job needs none of what it is woken by, so it is built first and every
@@ -204,6 +209,7 @@ export function createApp(options: AppOptions): App {
     createTransferMover({ deps, intervalMs: TRANSFER_MOVER_INTERVAL_MS }),
     createMeteringJob({ deps, intervalMs: METERING_INTERVAL_MS }),
     createSessionPurge({ deps }),
+    createWebSessionPurge({ deps }),
     createCheckoutExpiry({ deps }),
     createReconciliationJob({ deps, intervalMs: config.reconciliationIntervalMs }),
     webhookDelivery,
@@ -265,6 +271,14 @@ export function createApp(options: AppOptions): App {
     shutdownSignal: shutdown.signal,
     openApiDocument: readFileSync(OPENAPI_DOCUMENT, "utf8"),
     console: { dir: options.consoleDir ?? CONSOLE_BUILD, storefrontSharePercent: config.storefrontSharePercent },
+    fund: createFundRoutes({
+      deps,
+      publicUrl: config.publicUrl,
+      openIdUrl: config.steam.openIdUrl,
+      steamOrigins: [...new Set([new URL(config.steam.openIdUrl).origin, new URL(config.steam.storeUrl).origin])],
+      frameAncestors: FUND_FRAME_ANCESTORS,
+      limits: rateLimit.fund,
+    }),
     healthWatchIntervalMs: options.healthWatchIntervalMs,
     logger,
     cors: createCors({ allowedOrigins: () => readAllowedOrigins(database.prisma), cacheMs: ALLOWED_ORIGINS_CACHE_MS }),

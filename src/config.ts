@@ -19,6 +19,22 @@ function isNameServer(server: string): boolean {
   return isIP(withPort?.[1] ?? server) !== 0;
 }
 
+/**
+ * An absolute http(s) origin: scheme, host and port, nothing after (a lone "/" is allowed), no
+ * user name or password. The campaign's public page and the addresses the platform sends the
+ * browser back to are built on it, so a path or query here would end up inside them.
+ */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value) || /[?#]/.test(value)) return false;
+  const url = new URL(value);
+  return (
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    url.username === "" &&
+    url.password === "" &&
+    url.pathname === "/"
+  );
+}
+
 /** An IP address, or a CIDR range of them (`10.0.0.0/8`). */
 function isAddressOrRange(entry: string): boolean {
   const [address = "", bits, more] = entry.split("/");
@@ -41,6 +57,16 @@ const schema = z
     // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
     DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
     DATA_DIR: z.string().min(1).default("./.data"),
+    // The service's own origin as players reach it (docs/configuration.md); unset:
+    // http://localhost:{PORT}. The campaign's public page and the platform's return addresses
+    // are built on it, never on a request's Host header.
+    PUBLIC_URL: z
+      .string()
+      .refine(
+        isOrigin,
+        "must be an absolute http(s) URL without path, query or fragment (e.g. https://fund.example.com)",
+      )
+      .optional(),
     STEAM_API_URL: url.default("https://partner.steam-api.com"),
     STEAM_STORE_URL: url.default("https://store.steampowered.com"),
     // Steam's OpenID 2.0 provider, where players sign in to fund from the web (reference 11).
@@ -241,6 +267,11 @@ export type Env = z.infer<typeof schema>;
 export interface Config {
   port: number;
   host: string;
+  /**
+   * PUBLIC_URL: the service's origin as players reach it (`https://fund.example.com`, no
+   * trailing slash); the campaign's public page is `{publicUrl}/fund/{campaign_key}`.
+   */
+  publicUrl: string;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
   dataDir: string;
   steam: { apiUrl: string; storeUrl: string; openIdUrl: string; timeoutMs: number };
@@ -333,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
+    publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://localhost:${e.PORT}`,
     database: e.DATABASE_URL
       ? { kind: "postgres" as const, url: e.DATABASE_URL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS === "on" }
       : { kind: "pglite" as const, dataDir: e.DATA_DIR },

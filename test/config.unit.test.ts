@@ -81,4 +81,26 @@ describe("loadConfig", () => {
       );
     }
   });
+
+  it("reads PUBLIC_URL as an origin, defaults it to localhost on PORT, and refuses anything more by name", () => {
+    expect(loadConfig({}).publicUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ PORT: "9000" }).publicUrl).toBe("http://localhost:9000");
+    expect(loadConfig({ PUBLIC_URL: "https://fund.example.com" }).publicUrl).toBe("https://fund.example.com");
+    expect(loadConfig({ PUBLIC_URL: "https://fund.example.com/" }).publicUrl).toBe("https://fund.example.com");
+    expect(loadConfig({ PUBLIC_URL: "http://127.0.0.1:8443" }).publicUrl).toBe("http://127.0.0.1:8443");
+    for (const value of [
+      "fund.example.com",
+      "ftp://fund.example.com",
+      "https://fund.example.com/encore",
+      "https://fund.example.com/?next=x",
+      "https://fund.example.com?",
+      "https://fund.example.com#top",
+      "https://user:secret@fund.example.com",
+      "javascript:alert(1)",
+    ]) {
+      expect(refusal({ PUBLIC_URL: value })).toBe(
+        "invalid configuration: PUBLIC_URL must be an absolute http(s) URL without path, query or fragment (e.g. https://fund.example.com)",
+      );
+    }
+  });
 });

@@ -2,6 +2,7 @@ import {
   AuditEvent_ActorType,
   Campaign_State,
   DistributorLink_State,
+  Purchase_Channel,
   Purchase_State,
   Transfer_State,
   TransferItem_State,
@@ -44,6 +45,13 @@ export function unavailableWords(reason: string): string {
   return REASON_WORDS[reason] ?? reason;
 }
 
+/** Where a purchase was made (Purchase.channel). */
+export const PURCHASE_CHANNEL: Record<Purchase_Channel, string> = {
+  [Purchase_Channel.UNSPECIFIED]: "Unknown",
+  [Purchase_Channel.GAME]: "Game",
+  [Purchase_Channel.WEB]: "Web",
+};
+
 export const PURCHASE_STATE: Record<Purchase_State, string> = {
   [Purchase_State.UNSPECIFIED]: "Unknown",
   [Purchase_State.INITIATED]: "Started",
@@ -51,6 +59,7 @@ export const PURCHASE_STATE: Record<Purchase_State, string> = {
   [Purchase_State.CREDITED]: "Credited",
   [Purchase_State.CANCELLED]: "Cancelled by the player",
   [Purchase_State.FAILED]: "Failed",
+  [Purchase_State.ABANDONED]: "Abandoned: the player never came back from Steam",
 };
 
 export const LINK_STATE: Record<DistributorLink_State, string> = {

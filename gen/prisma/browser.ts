@@ -158,3 +158,16 @@ export type WebhookDelivery = Prisma.WebhookDeliveryModel
  * DELETE. No foreign keys: the record outlives what it names.
  */
 export type AuditEvent = Prisma.AuditEventModel
+/**
+ * Model WebSession
+ * A browser on the public funding page (docs/game-integration.md, "Funding from the web"):
+ * only the SHA-256 of its cookie's token is kept, and once the player signed in through Steam,
+ * their Steam id (what a purchase needs, nothing more). Deleted once expired.
+ */
+export type WebSession = Prisma.WebSessionModel
+/**
+ * Model OpenIdNonce
+ * The OpenID response nonces already accepted, per provider, so a replayed assertion is refused
+ * (OpenID 2.0 section 11.3); kept past the freshness window a nonce is accepted in, then deleted.
+ */
+export type OpenIdNonce = Prisma.OpenIdNonceModel

@@ -294,6 +294,13 @@ export type EnumPurchaseStateFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel> | $Enums.PurchaseState
 }
 
+export type EnumPurchaseChannelFilter<$PrismaModel = never> = {
+  equals?: $Enums.PurchaseChannel | Prisma.EnumPurchaseChannelFieldRefInput<$PrismaModel>
+  in?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  notIn?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumPurchaseChannelFilter<$PrismaModel> | $Enums.PurchaseChannel
+}
+
 export type EnumPurchaseStateWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.PurchaseState | Prisma.EnumPurchaseStateFieldRefInput<$PrismaModel>
   in?: $Enums.PurchaseState[] | Prisma.ListEnumPurchaseStateFieldRefInput<$PrismaModel>
@@ -302,6 +309,16 @@ export type EnumPurchaseStateWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
   _max?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
+}
+
+export type EnumPurchaseChannelWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.PurchaseChannel | Prisma.EnumPurchaseChannelFieldRefInput<$PrismaModel>
+  in?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  notIn?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumPurchaseChannelWithAggregatesFilter<$PrismaModel> | $Enums.PurchaseChannel
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumPurchaseChannelFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumPurchaseChannelFilter<$PrismaModel>
 }
 
 export type EnumReversalKindFilter<$PrismaModel = never> = {
@@ -869,6 +886,13 @@ export type NestedEnumPurchaseStateFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel> | $Enums.PurchaseState
 }
 
+export type NestedEnumPurchaseChannelFilter<$PrismaModel = never> = {
+  equals?: $Enums.PurchaseChannel | Prisma.EnumPurchaseChannelFieldRefInput<$PrismaModel>
+  in?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  notIn?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumPurchaseChannelFilter<$PrismaModel> | $Enums.PurchaseChannel
+}
+
 export type NestedEnumPurchaseStateWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.PurchaseState | Prisma.EnumPurchaseStateFieldRefInput<$PrismaModel>
   in?: $Enums.PurchaseState[] | Prisma.ListEnumPurchaseStateFieldRefInput<$PrismaModel>
@@ -877,6 +901,16 @@ export type NestedEnumPurchaseStateWithAggregatesFilter<$PrismaModel = never> = 
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
   _max?: Prisma.NestedEnumPurchaseStateFilter<$PrismaModel>
+}
+
+export type NestedEnumPurchaseChannelWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.PurchaseChannel | Prisma.EnumPurchaseChannelFieldRefInput<$PrismaModel>
+  in?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  notIn?: $Enums.PurchaseChannel[] | Prisma.ListEnumPurchaseChannelFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumPurchaseChannelWithAggregatesFilter<$PrismaModel> | $Enums.PurchaseChannel
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumPurchaseChannelFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumPurchaseChannelFilter<$PrismaModel>
 }
 
 export type NestedEnumReversalKindFilter<$PrismaModel = never> = {

@@ -53,10 +53,19 @@ export const PurchaseState = {
   AUTHORIZED: 'AUTHORIZED',
   CREDITED: 'CREDITED',
   CANCELLED: 'CANCELLED',
-  FAILED: 'FAILED'
+  FAILED: 'FAILED',
+  ABANDONED: 'ABANDONED'
 } as const
 
 export type PurchaseState = (typeof PurchaseState)[keyof typeof PurchaseState]
+
+
+export const PurchaseChannel = {
+  GAME: 'GAME',
+  WEB: 'WEB'
+} as const
+
+export type PurchaseChannel = (typeof PurchaseChannel)[keyof typeof PurchaseChannel]
 
 
 export const ReversalKind = {

@@ -1,3 +1,4 @@
+import type { UnpaidEnd } from "../domain/purchase-state.js";
 import type { ReversalKind } from "../domain/reversal.js";
 
 /**
@@ -6,7 +7,7 @@ import type { ReversalKind } from "../domain/reversal.js";
  * purchase is counted once however many settlers raced for it.
  */
 export interface PurchaseMetrics {
-  purchaseEnded(state: "CREDITED" | "CANCELLED" | "FAILED", purchase: { creditNanos: bigint; sandbox: boolean }): void;
+  purchaseEnded(state: "CREDITED" | UnpaidEnd, purchase: { creditNanos: bigint; sandbox: boolean }): void;
   /**
    * Money reconciliation moved after its page committed: credit of a purchase the
    * service had ended without it, credited from the platform's report; credit taken back by a

@@ -3,7 +3,13 @@
 // purchase's state is built from the tables here (store/purchase-guards.ts), so they are what the
 // running code obeys.
 
-export type PurchaseState = "INITIATED" | "AUTHORIZED" | "CREDITED" | "CANCELLED" | "FAILED";
+export type PurchaseState = "INITIATED" | "AUTHORIZED" | "CREDITED" | "CANCELLED" | "FAILED" | "ABANDONED";
+
+/**
+ * Where a purchase was made: in the game (BeginPurchase, approved in the overlay) or on the
+ * campaign's public page (approved on the platform's site, reference 3.1 "Web flow").
+ */
+export type PurchaseChannel = "GAME" | "WEB";
 
 /** The platform's order statuses (reference 3.2), spelled as the platform spells them. */
 export const ORDER_STATUSES = [
@@ -22,8 +28,10 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /**
  * Allowed moves (spec 3.1), by the state moved into: the states a purchase may be in for the
  * move. INITIATED -> AUTHORIZED (platform approved, not settled), any non-final -> CREDITED /
- * CANCELLED / FAILED. Nothing leaves a final state, nothing goes back to INITIATED, and staying
- * put is not a move.
+ * CANCELLED / FAILED, and INITIATED -> ABANDONED (a web order whose player never came back: no
+ * return began its capture, so it is never finalized; docs/settlement.md "Abandoned web
+ * orders"). Nothing leaves a final state, nothing goes back to INITIATED, and staying put is not
+ * a move.
  */
 export const MOVES_INTO: Readonly<Record<PurchaseState, readonly PurchaseState[]>> = {
   INITIATED: [],
@@ -31,6 +39,7 @@ export const MOVES_INTO: Readonly<Record<PurchaseState, readonly PurchaseState[]
   CREDITED: ["INITIATED", "AUTHORIZED"],
   CANCELLED: ["INITIATED", "AUTHORIZED"],
   FAILED: ["INITIATED", "AUTHORIZED"],
+  ABANDONED: ["INITIATED"],
 };
 
 /** The states a purchase can still leave: the ones not final. */
@@ -43,9 +52,10 @@ export const START_STATE = "INITIATED" satisfies PurchaseState;
 
 /**
  * The final states a purchase reaches without payment (spec 3.1: nothing credited); the one
- * final state with payment is CREDITED.
+ * final state with payment is CREDITED. Reconciliation credits any of them from the platform's
+ * report alike, should the order have settled after all (docs/settlement.md).
  */
-export const UNPAID_ENDS = ["CANCELLED", "FAILED"] as const satisfies readonly PurchaseState[];
+export const UNPAID_ENDS = ["CANCELLED", "FAILED", "ABANDONED"] as const satisfies readonly PurchaseState[];
 export type UnpaidEnd = (typeof UNPAID_ENDS)[number];
 
 export function isFinal(state: PurchaseState): boolean {
@@ -58,7 +68,7 @@ export function canMove(from: PurchaseState, to: PurchaseState): boolean {
 
 /** What to do about an order, given what the platform says of it. */
 export type SettlementStep =
-  /** Not approved yet: stay INITIATED (the sweeper cancels it once it is old enough). */
+  /** Not approved yet: stay INITIATED (the sweeper cancels or abandons it once it is old enough). */
   | "wait"
   /** Approved, not captured: FinalizeTxn, then credit; AUTHORIZED meanwhile. */
   | "finalize"
@@ -66,6 +76,8 @@ export type SettlementStep =
   | "credit"
   /** Declined, and the game said so: CANCELLED. */
   | "cancel"
+  /** A web order nobody came back for within the settlement window: ABANDONED, never finalized. */
+  | "abandon"
   /** The platform did not complete the order: FAILED, nothing credited. */
   | "fail";
 
@@ -99,8 +111,32 @@ const STATE_AFTER = {
   finalize: "AUTHORIZED",
   credit: "CREDITED",
   cancel: "CANCELLED",
+  abandon: "ABANDONED",
   fail: "FAILED",
 } as const satisfies Record<SettlementStep, PurchaseState>;
+
+/**
+ * Reference 3.1 "Web flow": a web order is finalized only when its player came back from the
+ * platform's approval page; one nobody came back for is abandoned even when approved. So an
+ * approved web order still INITIATED waits, unless this settlement is the player's return. Once
+ * a return began the capture (AUTHORIZED) the player did come back, and any settler may finish
+ * it as it finishes an in-game order's.
+ */
+export function webOrderStep(
+  step: SettlementStep,
+  order: { channel: PurchaseChannel; state: PurchaseState; playerReturned: boolean },
+): SettlementStep {
+  const unreturned = order.channel === "WEB" && order.state === START_STATE && !order.playerReturned;
+  return step === "finalize" && unreturned ? "wait" : step;
+}
+
+/**
+ * How an order left unapproved past the settlement window ends: an in-game one is cancelled, a
+ * web one abandoned (its player never came back; docs/settlement.md "Abandoned web orders").
+ */
+export function unapprovedStep(channel: PurchaseChannel): "cancel" | "abandon" {
+  return channel === "WEB" ? "abandon" : "cancel";
+}
 
 /** The state a step leads to. */
 export function stateAfter<S extends SettlementStep>(step: S): (typeof STATE_AFTER)[S] {

@@ -10,7 +10,7 @@ export interface SettlementSweeperOptions {
   intervalMs: number;
   /** A purchase begun this long ago and not final is settled by the sweeper; also the recheck period. */
   settleAfterMs: number;
-  /** A purchase still unapproved this long after it began is cancelled. */
+  /** A purchase still unapproved this long after it began is cancelled (a web one: abandoned, approved or not). */
   cancelAfterMs: number;
 }
 
@@ -30,8 +30,11 @@ const BATCH = 100;
 /**
  * Settles what no game completed (spec 3.1: "within a couple of minutes even if the game never
  * calls complete"): approved orders are finalised and credited, orders left unapproved are
- * cancelled, and an order captured before a crash but never credited is credited once. It runs
- * the very settlement complete runs; several replicas share the work through row leases.
+ * cancelled, and an order captured before a crash but never credited is credited once. A web
+ * order is never finalised here: its player's return does that, and one nobody came back for is
+ * abandoned once unapproved orders would be cancelled (docs/settlement.md "Abandoned web
+ * orders"). It runs the very settlement complete runs; several replicas share the work through
+ * row leases.
  */
 export function createSettlementSweeper(options: SettlementSweeperOptions): SettlementSweeper {
   const { deps } = options;

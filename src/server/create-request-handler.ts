@@ -10,6 +10,7 @@ import {
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { kClientAddress, kRequestId } from "../core/context-keys.js";
+import type { FundRoutes } from "../fund/fund-routes.js";
 import { createRestHandler, type RestHandlerOptions } from "../transcode/create-rest-handler.js";
 import { type ClientAddresses, createClientAddresses } from "./client-address.js";
 import { type ConsoleRouteOptions, createConsoleRoute } from "./console-route.js";
@@ -47,6 +48,8 @@ export interface RequestHandlerOptions {
   openApiDocument?: string;
   /** The studio console's static build, served at `/console/`; not served when unset. */
   console?: ConsoleRouteOptions;
+  /** The campaigns' public funding pages under `/fund/` (src/fund/); not served when unset. */
+  fund?: FundRoutes;
   /** REST only: a gate run before a matched route's body is read (the rate limit, spec 8). */
   beforeRestBody?: RestHandlerOptions["beforeBody"];
   /** Who a request's client is (spec 8); default: its connection's peer. */
@@ -138,6 +141,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     if (health(req, res)) return;
     if (openApi?.(req, res)) return;
     if (studioConsole?.(req, res)) return;
+    if (options.fund?.(req, res, clientAddresses.of(req.socket))) return;
     if (webhook?.(req, res)) return;
     const { cors } = options;
     if (!cors || req.headers.origin === undefined) return rpc(req, res);

@@ -45,6 +45,8 @@ export interface CampaignRow {
   projectId: string;
   /** The runway (days) below which a campaign.runway_low webhook event fires; 0: never. */
   runwayAlertDays: number;
+  /** Whether players may fund the campaign from its public page; off until the studio turns it on. */
+  webFundingEnabled: boolean;
   version: number;
   createTime: Date;
   updateTime: Date;
@@ -68,7 +70,10 @@ export function gameExists(db: Db, accountId: string, gameId: string): Promise<b
 type CampaignIdentity = "id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId";
 
 export interface NewCampaign
-  extends Pick<CampaignRow, CampaignIdentity | "fundingVisibility" | "campaignKey" | "projectId" | "runwayAlertDays"> {
+  extends Pick<
+    CampaignRow,
+    CampaignIdentity | "fundingVisibility" | "campaignKey" | "projectId" | "runwayAlertDays" | "webFundingEnabled"
+  > {
   now: Date;
   /** AIP-155: the create's request id and request hash, or null. */
   requestId: string | null;
@@ -141,6 +146,7 @@ export interface CampaignChanges {
   displayName?: string;
   fundingVisibility?: FundingVisibility;
   runwayAlertDays?: number;
+  webFundingEnabled?: boolean;
 }
 
 /**

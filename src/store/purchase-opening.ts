@@ -1,5 +1,5 @@
 import type { CampaignState, LinkState } from "../domain/availability.js";
-import { type PurchaseState, START_STATE } from "../domain/purchase-state.js";
+import { type PurchaseChannel, type PurchaseState, START_STATE } from "../domain/purchase-state.js";
 import { violates } from "./constraint-violation.js";
 import type { Db } from "./open-database.js";
 import { isStarted, stateValue } from "./purchase-guards.js";
@@ -149,6 +149,8 @@ export interface OpenPurchaseInput {
   creditNanos: bigint;
   sandbox: boolean;
   language: string;
+  /** Where the purchase is made: in the game, or on the campaign's public page. */
+  channel: PurchaseChannel;
   requestId: string | undefined;
   now: Date;
 }
@@ -180,11 +182,11 @@ export async function openPurchase(db: Db, input: OpenPurchaseInput): Promise<Op
            AND GREATEST(outstanding_nanos, 0)::numeric + reserved_nanos + ${input.creditNanos} <= outstanding_limit_nanos
         RETURNING id
       ), opened AS (
-        INSERT INTO purchases (id, campaign_id, offer_id, link_id, order_id, player_id, state, price_nanos,
+        INSERT INTO purchases (id, campaign_id, offer_id, link_id, order_id, player_id, state, channel, price_nanos,
                                credit_nanos, sandbox, language, create_time, update_time)
         SELECT ${input.purchaseId}, ${input.campaignId}, ${input.offerId}, ${input.linkId}, ${input.orderId},
-               ${input.playerId}, ${stateValue(START_STATE)}, ${input.priceNanos}, ${input.creditNanos}, ${input.sandbox},
-               ${input.language}, ${input.now}, ${input.now}
+               ${input.playerId}, ${stateValue(START_STATE)}, ${input.channel}::"PurchaseChannel", ${input.priceNanos},
+               ${input.creditNanos}, ${input.sandbox}, ${input.language}, ${input.now}, ${input.now}
          WHERE (SELECT active FROM offer) AND (${input.sandbox} OR EXISTS (SELECT 1 FROM reserved))
         RETURNING id
       ), claimed AS (

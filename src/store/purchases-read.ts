@@ -1,6 +1,6 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { SpendWindow } from "../domain/funding.js";
-import type { PurchaseState } from "../domain/purchase-state.js";
+import type { PurchaseChannel, PurchaseState } from "../domain/purchase-state.js";
 import type { ReversalKind } from "../domain/reversal.js";
 import type { DbClient } from "./db-client.js";
 import { keysetPage, type Paged } from "./keyset-page.js";
@@ -17,6 +17,7 @@ export interface PurchaseRow {
   orderId: bigint;
   playerId: string;
   state: PurchaseState;
+  channel: PurchaseChannel;
   priceNanos: bigint;
   creditNanos: bigint;
   sandbox: boolean;
@@ -38,6 +39,7 @@ const purchaseFields = {
   orderId: true,
   playerId: true,
   state: true,
+  channel: true,
   priceNanos: true,
   creditNanos: true,
   sandbox: true,
@@ -59,8 +61,8 @@ export function findPurchase(
 
 /**
  * Newest first (spec 4.6); with `reversed`, only purchases with (true) or without (false) a
- * reversal; with `state`, `since` and `before`, only those in that state and created
- * within [since, before).
+ * reversal; with `state`, `channel`, `since` and `before`, only those in that state, made
+ * there and created within [since, before).
  */
 export async function listPurchases(
   db: Db,
@@ -70,6 +72,7 @@ export async function listPurchases(
     take: number;
     reversed?: boolean;
     state?: PurchaseRow["state"];
+    channel?: PurchaseRow["channel"];
     since?: Date;
     before?: Date;
   },
@@ -78,6 +81,7 @@ export async function listPurchases(
   const conditions = [Prisma.sql`campaign_id = ${options.campaignId}`];
   if (options.reversed !== undefined) conditions.push(options.reversed ? hasReversal : Prisma.sql`NOT ${hasReversal}`);
   if (options.state !== undefined) conditions.push(Prisma.sql`state = ${options.state}::"PurchaseState"`);
+  if (options.channel !== undefined) conditions.push(Prisma.sql`channel = ${options.channel}::"PurchaseChannel"`);
   if (options.since !== undefined) conditions.push(Prisma.sql`create_time >= ${options.since}`);
   if (options.before !== undefined) conditions.push(Prisma.sql`create_time < ${options.before}`);
   return keysetPage(
@@ -117,7 +121,7 @@ interface FundingRow {
  * The campaign project's balance, its USAGE ledger entries, the purchases credited and the
  * credit reversed within the spend window, in one statement so the figures agree with each other.
  * A purchase counts by its credit time: CREDITED ones, and ones the service ended FAILED or
- * CANCELLED that reconciliation credited from the platform's report.
+ * CANCELLED (or ABANDONED) that reconciliation credited from the platform's report.
  */
 export async function readFunding(
   db: DbClient,

@@ -1,5 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
-import type { PurchaseState, UnpaidEnd } from "../domain/purchase-state.js";
+import type { PurchaseChannel, PurchaseState, UnpaidEnd } from "../domain/purchase-state.js";
 import { type ReportRow, reversedCredit } from "../domain/reversal.js";
 import type { DbClient, InTransaction } from "./db-client.js";
 import type { Db } from "./open-database.js";
@@ -28,6 +28,7 @@ export interface PurchaseRecord {
   transId: string | null;
   playerId: string;
   state: PurchaseState;
+  channel: PurchaseChannel;
   creditNanos: bigint;
   sandbox: boolean;
   createTime: Date;
@@ -39,7 +40,7 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
   const [row] = await db.$queryRaw<PurchaseRecord[]>`
     SELECT p.id, p.campaign_id AS "campaignId", c.campaign_key AS "campaignKey", c.app_id AS "appId",
            p.link_id AS "linkId", p.order_id AS "orderId", p.trans_id AS "transId", p.player_id AS "playerId",
-           p.state::text AS state, p.credit_nanos AS "creditNanos", p.sandbox, p.create_time AS "createTime",
+           p.state::text AS state, p.channel::text AS channel, p.credit_nanos AS "creditNanos", p.sandbox, p.create_time AS "createTime",
            d.publisher_key_encrypted AS "publisherKeyEncrypted"
       FROM purchases p
       JOIN campaigns c ON c.id = p.campaign_id
@@ -50,18 +51,20 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
 
 /**
  * Records how the begin's InitTxn ended (docs/settlement.md "A begin repeated"): the platform's
- * transaction id when it opened the order, null when nobody answered. A begin repeated with the
+ * transaction id when it opened the order (and a web order's approval page, reference 3.1 "Web
+ * flow"), null when nobody answered. A begin repeated with the
  * same requestId answers from it. Committed without waiting for its WAL flush (UNHURRIED_COMMIT):
  * losing it in a database crash leaves the purchase as its opening left it, and the next caller
  * asks QueryTxn.
  */
 export async function recordInitTxnEnd(
   db: DbClient,
-  end: { purchaseId: string; transId: string | null; now: Date },
+  end: { purchaseId: string; transId: string | null; steamUrl?: string; now: Date },
 ): Promise<void> {
   await db.$executeRaw`
     WITH ${UNHURRIED_COMMIT}
-    UPDATE purchases SET trans_id = COALESCE(trans_id, ${end.transId}), init_txn_end_time = ${end.now}
+    UPDATE purchases SET trans_id = COALESCE(trans_id, ${end.transId}), init_txn_end_time = ${end.now},
+           steam_url = COALESCE(steam_url, ${end.steamUrl ?? null})
       FROM unhurried WHERE id = ${end.purchaseId}`;
 }
 
@@ -160,7 +163,7 @@ const END_GUARDS: Record<EndGuard, Prisma.Sql> = {
 };
 
 /**
- * Ends a purchase without payment (CANCELLED or FAILED) and gives its reservation back, in one
+ * Ends a purchase without payment (CANCELLED, FAILED or ABANDONED) and gives its reservation back, in one
  * statement, only while the row is as `guard` ("open" unless given) says. With `freeRequest` the
  * begin's requestId is freed with it, so a begin retried with it opens a fresh order. Returns
  * false when the row was not as the guard says, and then nothing is written.

@@ -6,6 +6,8 @@ import {
   START_STATE,
   settlementStep,
   stateAfter,
+  unapprovedStep,
+  webOrderStep,
 } from "../domain/purchase-state.js";
 import type { OrderRef, PlatformResult, TxnState } from "../platform/steam/steam-platform.js";
 import { claimFinalize } from "../store/finalize-leases.js";
@@ -38,8 +40,17 @@ export type SettleDeps = Pick<
 export interface SettleOptions {
   /** The game's `authorized` flag (spec 4.4): a hint, never an answer; undefined for the sweeper. */
   authorized?: boolean;
-  /** The sweeper's: an order still unapproved and begun before this is cancelled. */
+  /**
+   * The sweeper's: an order still unapproved and begun before this is cancelled (a web order:
+   * abandoned, also when approved, since its player never came back).
+   */
   cancelUnapprovedBefore?: Date;
+  /**
+   * The player's return from the platform's approval page (a web order; reference 3.1 "Web
+   * flow"): the one caller that may begin capturing a web order. Every other settler leaves an
+   * approved web order INITIATED until its player returns or the sweeper abandons it.
+   */
+  playerReturned?: boolean;
   /**
    * Reconciliation's: why the report made it settle, recorded in the credit's own
    * transaction when this call credits, never otherwise.
@@ -73,7 +84,11 @@ export async function settlePurchase(
   const ref = orderRefOf(deps, purchase);
   const query = await deps.steam.queryTxn(ref);
   if (query.kind !== "ok") return onQueryFailed(deps, purchase, ref, query);
-  const step = settlementStep(query.value.status, options.authorized);
+  const step = webOrderStep(settlementStep(query.value.status, options.authorized), {
+    channel: purchase.channel,
+    state: purchase.state,
+    playerReturned: options.playerReturned === true,
+  });
   if (step === "wait") return waitOrCancel(deps, purchase, query.value.transid, options);
   if (step === "finalize") return finalize(deps, purchase, ref, query.value.transid, options);
   return apply(deps, purchase, { step, txn: query.value, finding: options.finding });
@@ -108,9 +123,11 @@ async function waitOrCancel(
   // Only from INITIATED: a complete that saw the order Approved meanwhile moved it to
   // AUTHORIZED and is capturing it, so it wins. When the cancel wins instead, that complete
   // never calls FinalizeTxn, and an order that is never finalized is never paid for
-  // (reference 3.13: only FinalizeTxn captures the funds).
+  // (reference 3.13: only FinalizeTxn captures the funds). A web order is abandoned the same
+  // way, approved or not: a return that began capturing it first wins, one that comes after
+  // finds it ABANDONED and never calls FinalizeTxn (docs/settlement.md "Abandoned web orders").
   if (before && purchase.state === START_STATE && purchase.createTime <= before) {
-    return apply(deps, purchase, { step: "cancel", guard: "initiated" });
+    return apply(deps, purchase, { step: unapprovedStep(purchase.channel), guard: "initiated" });
   }
   // The platform knows the order: recorded once (when the begin's own record was lost), so a begin
   // retried with its requestId answers from the row and the sweeper never takes it for an order

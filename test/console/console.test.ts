@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, Role } from "../../gen/encore/account/v1/account_service_pb.js";
@@ -18,7 +19,8 @@ import { buildConsole, chromiumRequiredOrPresent, screenshot, seriousViolations 
 // the Steam simulator: sign in, link a key, declare a campaign and see it verified, price an offer
 // (the credit limit refused in words), transfer the game, watch a player's purchase reach the
 // chart and the table; a viewer sees no edit control; every page passes axe-core, keeps to its
-// own origin under the CSP, and is photographed at 1280 px and 375 px.
+// own origin under the CSP, and is photographed at 1280 px and 375 px. Web funding is switched
+// on and off, its link copied, and web purchases marked.
 
 const APP_ID = 4810;
 const PUBLISHER_KEY = "CONSOLE-PUBLISHER-KEY-1";
@@ -342,6 +344,87 @@ describe.skipIf(!chromiumRequiredOrPresent())("the studio console in Chromium", 
     await phoneShot("purchases");
   });
 
+  it("turns web funding on and off with a labelled switch, shows the page's link to copy and preview, and marks web purchases", async () => {
+    await go(`/campaigns/${state.campaignId}`);
+    const owners = server.client(CampaignService, "connect", ownerKey);
+    const read = () => owners.getCampaign({ name: state.campaign });
+    const toggle = page.getByRole("switch", { name: "Web funding" });
+    await poll(() => toggle.isVisible()).toBe(true);
+    expect(await toggle.isChecked()).toBe(false);
+    const section = page
+      .locator("section")
+      .filter({ has: page.getByRole("heading", { name: "Funding from the web" }) });
+    expect(await section.textContent()).toContain("Off: the page says so and sells nothing.");
+    // The link is there while web funding is off, so the studio can check the page first.
+    const uri = (await read()).webFundingUri;
+    expect(uri).toMatch(/\/fund\/ck_[A-Za-z0-9_-]+$/);
+    expect(await page.getByLabel("Page link").inputValue()).toBe(uri);
+    const preview = page.getByRole("link", { name: "Preview the page (new tab)" });
+    expect([await preview.getAttribute("href"), await preview.getAttribute("target")]).toEqual([uri, "_blank"]);
+    // The keyboard alone turns it on; the etag the page read makes the write.
+    await toggle.focus();
+    await page.keyboard.press("Space");
+    await poll(async () => (await read()).webFundingEnabled).toBe(true);
+    await poll(() => toggle.isChecked()).toBe(true);
+    await poll(() => section.textContent()).toContain("On: the page sells the offers.");
+    await owner.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await poll(() => section.getByText("Copied to the clipboard.").isVisible()).toBe(true);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(uri);
+    await expectAccessible();
+    await screenshot(page, "campaign-web-funding");
+    await phoneShot("campaign-web-funding");
+    await toggle.click();
+    await poll(async () => (await read()).webFundingEnabled).toBe(false);
+    await poll(() => toggle.isChecked()).toBe(false);
+
+    // A web order whose player never came back from Steam, as the settlement leaves it.
+    const db = server.db.database.prisma;
+    const campaign = await db.campaign.findUniqueOrThrow({
+      where: { id: state.campaignId },
+      include: { offers: true },
+    });
+    const offer = campaign.offers[0];
+    await db.purchase.create({
+      data: {
+        id: randomUUID(),
+        campaignId: campaign.id,
+        offerId: offer?.id ?? "",
+        linkId: campaign.linkId,
+        orderId: BigInt(Date.now()),
+        playerId: "76561198000000777",
+        state: "ABANDONED",
+        channel: "WEB",
+        priceNanos: offer?.priceNanos ?? 0n,
+        creditNanos: offer?.creditNanos ?? 0n,
+        sandbox: false,
+        language: "en",
+      },
+    });
+    await page.getByRole("link", { name: "Purchases", exact: true }).click();
+    const rows = page.locator("table.purchases tbody tr");
+    await poll(() => rows.count()).toBe(2);
+    const boughtIn = (row: number) => rows.nth(row).locator("td").nth(1).textContent();
+    expect([await rows.first().locator("td").first().textContent(), await boughtIn(0)]).toEqual([
+      "Abandoned: the player never came back from Steam",
+      "Web",
+    ]);
+    expect([await rows.nth(1).locator("td").first().textContent(), await boughtIn(1)]).toEqual(["Credited", "Game"]);
+    await page.getByLabel("Bought in").selectOption({ label: "Game" });
+    await poll(() => rows.count()).toBe(1);
+    expect(await boughtIn(0)).toBe("Game");
+    await page.getByLabel("Bought in").selectOption({ label: "Web" });
+    await page.getByLabel("State").selectOption({ label: "Abandoned: the player never came back from Steam" });
+    await poll(() => rows.count()).toBe(1);
+    expect(await boughtIn(0)).toBe("Web");
+    await page.getByLabel("State").selectOption({ label: "Credited" });
+    await poll(() => page.getByText("No purchase matches these filters.").isVisible()).toBe(true);
+    await expectAccessible();
+    await page.getByLabel("State").selectOption({ label: "Any state" });
+    await page.getByLabel("Bought in").selectOption({ label: "The game or the web" });
+    await poll(() => rows.count()).toBe(2);
+  });
+
   it("rotates a link's key and shows what the link owes", async () => {
     await page.getByRole("link", { name: "Distributor links" }).click();
     const card = page.getByRole("article").filter({ hasText: "Key fingerprint" });
@@ -491,13 +574,16 @@ describe.skipIf(!chromiumRequiredOrPresent())("the studio console in Chromium", 
 
     await view.getByRole("link", { name: "Keep Spacewar alive" }).click();
     await poll(() => view.getByRole("row").filter({ hasText: "A month of servers" }).count()).toBe(1);
-    await poll(() => view.locator("table.purchases tbody tr").count()).toBe(1);
+    await poll(() => view.locator("table.purchases tbody tr").count()).toBe(2);
     // No funding (encore.funding.get is owner and billing), no editor, no transfer, no visibility.
-    expect(await view.getByRole("heading", { name: "Funding" }).count()).toBe(0);
+    expect(await view.getByRole("heading", { name: "Funding", exact: true }).count()).toBe(0);
     expect(await view.getByRole("heading", { name: "New offer" }).count()).toBe(0);
     expect(await view.getByRole("link", { name: /Transfer/ }).count()).toBe(0);
-    expect(await view.getByRole("button").allTextContents()).toEqual(["Sign out"]);
+    expect(await view.getByRole("button").allTextContents()).toEqual(["Sign out", "Copy link"]);
     expect(await view.getByRole("combobox").count()).toBe(0);
+    // Web funding is read, never switched: its state in words, its link to copy.
+    expect(await view.getByRole("switch").count()).toBe(0);
+    expect(await view.getByText("Web funding: off.").isVisible()).toBe(true);
     await expectAccessible(view);
     await view.screenshot({ path: "test-results/console-viewer-campaign.png", fullPage: true });
 

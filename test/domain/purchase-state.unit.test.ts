@@ -10,9 +10,11 @@ import {
   settlementStep,
   stateAfter,
   UNPAID_ENDS,
+  unapprovedStep,
+  webOrderStep,
 } from "../../src/domain/purchase-state.js";
 
-const STATES: PurchaseState[] = ["INITIATED", "AUTHORIZED", "CREDITED", "CANCELLED", "FAILED"];
+const STATES: PurchaseState[] = ["INITIATED", "AUTHORIZED", "CREDITED", "CANCELLED", "FAILED", "ABANDONED"];
 
 describe("purchase state machine (spec 3.1)", () => {
   it.each([
@@ -40,17 +42,18 @@ describe("purchase state machine (spec 3.1)", () => {
   });
 
   it.each([
-    ["INITIATED", ["AUTHORIZED", "CREDITED", "CANCELLED", "FAILED"]],
+    ["INITIATED", ["AUTHORIZED", "CREDITED", "CANCELLED", "FAILED", "ABANDONED"]],
     ["AUTHORIZED", ["CREDITED", "CANCELLED", "FAILED"]],
     ["CREDITED", []],
     ["CANCELLED", []],
     ["FAILED", []],
+    ["ABANDONED", []],
   ] as const)("from %s may move to %j only", (from, allowed) => {
     for (const to of STATES) expect(canMove(from, to)).toBe((allowed as readonly string[]).includes(to));
   });
 
-  it("has exactly three final states", () => {
-    expect(STATES.filter(isFinal)).toEqual(["CREDITED", "CANCELLED", "FAILED"]);
+  it("has exactly four final states", () => {
+    expect(STATES.filter(isFinal)).toEqual(["CREDITED", "CANCELLED", "FAILED", "ABANDONED"]);
   });
 
   it("begins in the one state no move leads into, and ends unpaid in every final state but CREDITED", () => {
@@ -72,10 +75,32 @@ describe("purchase state machine (spec 3.1)", () => {
     ["CANCELLED", false, true, "order-refused"],
     ["FAILED", false, true, "order-refused"],
     ["FAILED", true, false, "order-refused"],
+    ["ABANDONED", true, true, "order-refused"],
   ] as const)(
     "answers a repeated begin on a %s purchase (opened %s, InitTxn over %s) with %s",
     (state, opened, initTxnOver, answer) => {
       expect(repeatedBeginAnswer({ state, opened, initTxnOver })).toBe(answer);
     },
   );
+});
+
+// Reference 3.1 "Web flow": finalize only when the player came back; abandon otherwise.
+describe("web orders (docs/settlement.md, Abandoned web orders)", () => {
+  it.each([
+    // channel, state, player returned, step, becomes
+    ["WEB", "INITIATED", false, "finalize", "wait"],
+    ["WEB", "INITIATED", true, "finalize", "finalize"],
+    ["WEB", "AUTHORIZED", false, "finalize", "finalize"],
+    ["GAME", "INITIATED", false, "finalize", "finalize"],
+    ["WEB", "INITIATED", false, "credit", "credit"],
+    ["WEB", "INITIATED", false, "fail", "fail"],
+    ["WEB", "INITIATED", false, "wait", "wait"],
+  ] as const)("a %s order %s (returned %s): %s becomes %s", (channel, state, playerReturned, step, becomes) => {
+    expect(webOrderStep(step, { channel, state, playerReturned })).toBe(becomes);
+  });
+
+  it("ends an order left unapproved CANCELLED in the game and ABANDONED on the web", () => {
+    expect(stateAfter(unapprovedStep("GAME"))).toBe("CANCELLED");
+    expect(stateAfter(unapprovedStep("WEB"))).toBe("ABANDONED");
+  });
 });

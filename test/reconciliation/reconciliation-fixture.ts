@@ -8,7 +8,7 @@ import type { ServiceDeps } from "../../src/core/deps.js";
 import { OPEN_STATES } from "../../src/domain/purchase-state.js";
 import { createReconciliationJob, type ReconciliationJob } from "../../src/jobs/reconciliation-job.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
-import { webhookEvents } from "../../src/services/webhooks/resource-events.js";
+import { createWebhookEvents } from "../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { PurchaseFixture } from "../purchase/purchase-fixture.js";
 import type { SeedCampaignOptions, SeedOfferOptions } from "../support/seed.js";
@@ -45,7 +45,7 @@ export function replica(
     config,
     steam,
     now: () => clock.now,
-    webhookEvents,
+    webhookEvents: createWebhookEvents({ publicUrl: config.publicUrl }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const job = createReconciliationJob({ deps, intervalMs: INTERVAL_MS, pageSize: options.pageSize });

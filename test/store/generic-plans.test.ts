@@ -50,6 +50,7 @@ describe("the hot statements' plans", () => {
         creditNanos: DOLLAR,
         sandbox: false,
         language: "en",
+        channel: "GAME",
         requestId: randomUUID(),
         now,
       });

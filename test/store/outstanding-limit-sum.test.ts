@@ -40,6 +40,7 @@ describe("begin's reservation against an outstanding limit near int64", () => {
       creditNanos: link.creditNanos,
       sandbox: false,
       language: "en",
+      channel: "GAME",
       requestId: undefined,
       now: new Date(),
     });

@@ -62,6 +62,8 @@ export interface TestServerOptions {
   previousMasterKey?: Buffer;
   /** The studio console's build folder (the app's default otherwise). */
   consoleDir?: string;
+  /** Listens on this port (0, any free one, unless given): a PUBLIC_URL naming the server needs it first. */
+  port?: number;
 }
 
 /** The whole service on a real listener at port 0, over a fresh database. */
@@ -89,7 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     connections: config.connections,
     clientAddresses: app.clientAddresses,
   });
-  const address = await listener.listen(0, "127.0.0.1");
+  const address = await listener.listen(options.port ?? 0, "127.0.0.1");
   const baseUrl = `${options.tls ? "https" : "http"}://127.0.0.1:${address.port}`;
   const transport = (protocol: ProtocolName, token: string | undefined): Transport => {
     const interceptors: Interceptor[] = token

@@ -2,7 +2,7 @@ import { useQuery } from "@connectrpc/connect-query";
 import { CampaignService, Purchase_Reversal_Kind } from "@encore-campaigns/client";
 import { formatUsd } from "../money";
 import { formatTime } from "../time";
-import { PURCHASE_STATE } from "../words";
+import { PURCHASE_CHANNEL, PURCHASE_STATE } from "../words";
 import { Pager, usePages } from "./pager";
 import { Empty, ErrorNote, Loading } from "./status";
 import { TableScroll } from "./table-scroll";
@@ -50,6 +50,7 @@ export function PurchaseTable({
               <tr>
                 <th scope="col">Time</th>
                 <th scope="col">State</th>
+                <th scope="col">Bought in</th>
                 <th scope="col">Price</th>
                 <th scope="col">Credit</th>
                 <th scope="col">Steam order</th>
@@ -65,6 +66,7 @@ export function PurchaseTable({
                     {purchase.sandbox && " (sandbox)"}
                     {purchase.reversal && `; ${REVERSAL[purchase.reversal.kind]}`}
                   </td>
+                  <td>{PURCHASE_CHANNEL[purchase.channel]}</td>
                   <td>{formatUsd(purchase.price)}</td>
                   <td>{formatUsd(purchase.credit)}</td>
                   <td>{purchase.orderId.toString()}</td>

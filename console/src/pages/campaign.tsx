@@ -8,12 +8,14 @@ import { Offers } from "../components/offers";
 import { PublicView } from "../components/public-view";
 import { PurchaseTable } from "../components/purchase-table";
 import { Done, ErrorNote, Loading, Usd } from "../components/status";
+import { WebFunding } from "../components/web-funding";
 import { formatTime } from "../time";
 import { VISIBILITIES } from "../visibility";
 import { CAMPAIGN_STATE } from "../words";
 import { Purchasable } from "./campaigns";
 
-// One campaign: its funding over time, what players see, its offers and its latest purchases.
+// One campaign: its funding over time, what players see, funding from the web, its offers and
+// its latest purchases.
 
 export function CampaignPage() {
   const { account, can } = useCaller();
@@ -58,6 +60,7 @@ export function CampaignPage() {
         {can("encore.encores.update") && <VisibilityEditor campaign={c} />}
         <PublicView campaignKey={c.campaignKey} />
       </section>
+      <WebFunding campaign={c} canEdit={can("encore.encores.update")} />
       <section aria-labelledby="offers-h">
         <h2 id="offers-h">Offers</h2>
         <Offers campaign={name} />

@@ -1,14 +1,15 @@
 import { useQuery } from "@connectrpc/connect-query";
-import { CampaignService, Purchase_State } from "@encore-campaigns/client";
+import { CampaignService, Purchase_Channel, Purchase_State } from "@encore-campaigns/client";
 import { useId, useState } from "react";
 import { useSearch } from "wouter";
 import { useCaller } from "../caller";
 import { PurchaseTable } from "../components/purchase-table";
 import { Empty, ErrorNote, Loading } from "../components/status";
 import { dayRangeTerms } from "../time";
-import { PURCHASE_STATE } from "../words";
+import { PURCHASE_CHANNEL, PURCHASE_STATE } from "../words";
 
-// Purchases: one campaign's, filtered by state and by day (UTC), newest first, in pages.
+// Purchases: one campaign's, filtered by state, by where they were bought and by day (UTC),
+// newest first, in pages.
 
 const STATES = [
   Purchase_State.CREDITED,
@@ -16,11 +17,14 @@ const STATES = [
   Purchase_State.INITIATED,
   Purchase_State.CANCELLED,
   Purchase_State.FAILED,
+  Purchase_State.ABANDONED,
 ];
+const CHANNELS = [Purchase_Channel.GAME, Purchase_Channel.WEB];
 
 /** ListPurchases' filter (AIP-160): days are whole UTC days, "to" included. */
-export function purchaseFilter(options: { state: string; from: string; to: string }): string {
+export function purchaseFilter(options: { state: string; channel: string; from: string; to: string }): string {
   const terms = options.state ? [`state = "${options.state}"`] : [];
+  if (options.channel) terms.push(`channel = "${options.channel}"`);
   return [...terms, ...dayRangeTerms(options.from, options.to)].join(" AND ");
 }
 
@@ -31,6 +35,7 @@ export function PurchasesPage() {
   const campaigns = useQuery(CampaignService.method.listCampaigns, { parent: account, pageSize: 100 });
   const [chosen, setChosen] = useState(search.get("campaign") ?? "");
   const [state, setState] = useState("");
+  const [channel, setChannel] = useState("");
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const list = campaigns.data?.campaigns ?? [];
@@ -70,6 +75,17 @@ export function PurchasesPage() {
               </select>
             </div>
             <div>
+              <label htmlFor={`${id}-channel`}>Bought in</label>
+              <select id={`${id}-channel`} value={channel} onChange={(e) => setChannel(e.target.value)}>
+                <option value="">The game or the web</option>
+                {CHANNELS.map((c) => (
+                  <option key={c} value={`CHANNEL_${Purchase_Channel[c]}`}>
+                    {PURCHASE_CHANNEL[c]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
               <label htmlFor={`${id}-from`}>From (UTC day)</label>
               <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
             </div>
@@ -82,7 +98,7 @@ export function PurchasesPage() {
             key={campaign.name}
             campaign={campaign.name}
             pageSize={20}
-            filter={purchaseFilter({ state, from, to })}
+            filter={purchaseFilter({ state, channel, from, to })}
             paged
           />
         </>

@@ -422,7 +422,9 @@ export const ModelName = {
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookEvent: 'WebhookEvent',
   WebhookDelivery: 'WebhookDelivery',
-  AuditEvent: 'AuditEvent'
+  AuditEvent: 'AuditEvent',
+  WebSession: 'WebSession',
+  OpenIdNonce: 'OpenIdNonce'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -438,7 +440,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "account" | "apiKey" | "member" | "session" | "game" | "distributorLink" | "settlement" | "campaign" | "offer" | "purchase" | "purchaseReversal" | "reconciliationCursor" | "reconciliationFinding" | "purchaseRequest" | "project" | "resource" | "region" | "ledgerEntry" | "checkoutSession" | "transfer" | "transferItem" | "operatorSettings" | "webhookEndpoint" | "webhookEvent" | "webhookDelivery" | "auditEvent"
+    modelProps: "account" | "apiKey" | "member" | "session" | "game" | "distributorLink" | "settlement" | "campaign" | "offer" | "purchase" | "purchaseReversal" | "reconciliationCursor" | "reconciliationFinding" | "purchaseRequest" | "project" | "resource" | "region" | "ledgerEntry" | "checkoutSession" | "transfer" | "transferItem" | "operatorSettings" | "webhookEndpoint" | "webhookEvent" | "webhookDelivery" | "auditEvent" | "webSession" | "openIdNonce"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2366,6 +2368,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    WebSession: {
+      payload: Prisma.$WebSessionPayload<ExtArgs>
+      fields: Prisma.WebSessionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebSessionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebSessionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>
+        }
+        findFirst: {
+          args: Prisma.WebSessionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebSessionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>
+        }
+        findMany: {
+          args: Prisma.WebSessionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>[]
+        }
+        create: {
+          args: Prisma.WebSessionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>
+        }
+        createMany: {
+          args: Prisma.WebSessionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebSessionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>[]
+        }
+        delete: {
+          args: Prisma.WebSessionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>
+        }
+        update: {
+          args: Prisma.WebSessionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebSessionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebSessionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebSessionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebSessionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebSessionPayload>
+        }
+        aggregate: {
+          args: Prisma.WebSessionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebSession>
+        }
+        groupBy: {
+          args: Prisma.WebSessionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebSessionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebSessionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebSessionCountAggregateOutputType> | number
+        }
+      }
+    }
+    OpenIdNonce: {
+      payload: Prisma.$OpenIdNoncePayload<ExtArgs>
+      fields: Prisma.OpenIdNonceFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.OpenIdNonceFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.OpenIdNonceFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>
+        }
+        findFirst: {
+          args: Prisma.OpenIdNonceFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.OpenIdNonceFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>
+        }
+        findMany: {
+          args: Prisma.OpenIdNonceFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>[]
+        }
+        create: {
+          args: Prisma.OpenIdNonceCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>
+        }
+        createMany: {
+          args: Prisma.OpenIdNonceCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.OpenIdNonceCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>[]
+        }
+        delete: {
+          args: Prisma.OpenIdNonceDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>
+        }
+        update: {
+          args: Prisma.OpenIdNonceUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>
+        }
+        deleteMany: {
+          args: Prisma.OpenIdNonceDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.OpenIdNonceUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.OpenIdNonceUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>[]
+        }
+        upsert: {
+          args: Prisma.OpenIdNonceUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$OpenIdNoncePayload>
+        }
+        aggregate: {
+          args: Prisma.OpenIdNonceAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateOpenIdNonce>
+        }
+        groupBy: {
+          args: Prisma.OpenIdNonceGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OpenIdNonceGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.OpenIdNonceCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.OpenIdNonceCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2518,6 +2668,7 @@ export const CampaignScalarFieldEnum = {
   readyTime: 'readyTime',
   runwayAlertDays: 'runwayAlertDays',
   runwayLow: 'runwayLow',
+  webFundingEnabled: 'webFundingEnabled',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -2554,8 +2705,10 @@ export const PurchaseScalarFieldEnum = {
   orderId: 'orderId',
   transId: 'transId',
   initTxnEndTime: 'initTxnEndTime',
+  steamUrl: 'steamUrl',
   playerId: 'playerId',
   state: 'state',
+  channel: 'channel',
   priceNanos: 'priceNanos',
   creditNanos: 'creditNanos',
   sandbox: 'sandbox',
@@ -2802,6 +2955,27 @@ export const AuditEventScalarFieldEnum = {
 export type AuditEventScalarFieldEnum = (typeof AuditEventScalarFieldEnum)[keyof typeof AuditEventScalarFieldEnum]
 
 
+export const WebSessionScalarFieldEnum = {
+  id: 'id',
+  tokenHash: 'tokenHash',
+  signInState: 'signInState',
+  steamId: 'steamId',
+  createTime: 'createTime',
+  expireTime: 'expireTime'
+} as const
+
+export type WebSessionScalarFieldEnum = (typeof WebSessionScalarFieldEnum)[keyof typeof WebSessionScalarFieldEnum]
+
+
+export const OpenIdNonceScalarFieldEnum = {
+  opEndpoint: 'opEndpoint',
+  nonce: 'nonce',
+  createTime: 'createTime'
+} as const
+
+export type OpenIdNonceScalarFieldEnum = (typeof OpenIdNonceScalarFieldEnum)[keyof typeof OpenIdNonceScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -2992,6 +3166,20 @@ export type EnumPurchaseStateFieldRefInput<$PrismaModel> = FieldRefInputType<$Pr
  * Reference to a field of type 'PurchaseState[]'
  */
 export type ListEnumPurchaseStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseState[]'>
+    
+
+
+/**
+ * Reference to a field of type 'PurchaseChannel'
+ */
+export type EnumPurchaseChannelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseChannel'>
+    
+
+
+/**
+ * Reference to a field of type 'PurchaseChannel[]'
+ */
+export type ListEnumPurchaseChannelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'PurchaseChannel[]'>
     
 
 
@@ -3367,6 +3555,8 @@ export type GlobalOmitConfig = {
   webhookEvent?: Prisma.WebhookEventOmit
   webhookDelivery?: Prisma.WebhookDeliveryOmit
   auditEvent?: Prisma.AuditEventOmit
+  webSession?: Prisma.WebSessionOmit
+  openIdNonce?: Prisma.OpenIdNonceOmit
 }
 
 /* Types for Logging */

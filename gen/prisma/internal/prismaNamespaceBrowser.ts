@@ -76,7 +76,9 @@ export const ModelName = {
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookEvent: 'WebhookEvent',
   WebhookDelivery: 'WebhookDelivery',
-  AuditEvent: 'AuditEvent'
+  AuditEvent: 'AuditEvent',
+  WebSession: 'WebSession',
+  OpenIdNonce: 'OpenIdNonce'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -208,6 +210,7 @@ export const CampaignScalarFieldEnum = {
   readyTime: 'readyTime',
   runwayAlertDays: 'runwayAlertDays',
   runwayLow: 'runwayLow',
+  webFundingEnabled: 'webFundingEnabled',
   version: 'version',
   createTime: 'createTime',
   updateTime: 'updateTime',
@@ -244,8 +247,10 @@ export const PurchaseScalarFieldEnum = {
   orderId: 'orderId',
   transId: 'transId',
   initTxnEndTime: 'initTxnEndTime',
+  steamUrl: 'steamUrl',
   playerId: 'playerId',
   state: 'state',
+  channel: 'channel',
   priceNanos: 'priceNanos',
   creditNanos: 'creditNanos',
   sandbox: 'sandbox',
@@ -490,6 +495,27 @@ export const AuditEventScalarFieldEnum = {
 } as const
 
 export type AuditEventScalarFieldEnum = (typeof AuditEventScalarFieldEnum)[keyof typeof AuditEventScalarFieldEnum]
+
+
+export const WebSessionScalarFieldEnum = {
+  id: 'id',
+  tokenHash: 'tokenHash',
+  signInState: 'signInState',
+  steamId: 'steamId',
+  createTime: 'createTime',
+  expireTime: 'expireTime'
+} as const
+
+export type WebSessionScalarFieldEnum = (typeof WebSessionScalarFieldEnum)[keyof typeof WebSessionScalarFieldEnum]
+
+
+export const OpenIdNonceScalarFieldEnum = {
+  opEndpoint: 'opEndpoint',
+  nonce: 'nonce',
+  createTime: 'createTime'
+} as const
+
+export type OpenIdNonceScalarFieldEnum = (typeof OpenIdNonceScalarFieldEnum)[keyof typeof OpenIdNonceScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -58,6 +58,7 @@ export type CampaignMinAggregateOutputType = {
   readyTime: Date | null
   runwayAlertDays: number | null
   runwayLow: boolean | null
+  webFundingEnabled: boolean | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -85,6 +86,7 @@ export type CampaignMaxAggregateOutputType = {
   readyTime: Date | null
   runwayAlertDays: number | null
   runwayLow: boolean | null
+  webFundingEnabled: boolean | null
   version: number | null
   createTime: Date | null
   updateTime: Date | null
@@ -112,6 +114,7 @@ export type CampaignCountAggregateOutputType = {
   readyTime: number
   runwayAlertDays: number
   runwayLow: number
+  webFundingEnabled: number
   version: number
   createTime: number
   updateTime: number
@@ -153,6 +156,7 @@ export type CampaignMinAggregateInputType = {
   readyTime?: true
   runwayAlertDays?: true
   runwayLow?: true
+  webFundingEnabled?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -180,6 +184,7 @@ export type CampaignMaxAggregateInputType = {
   readyTime?: true
   runwayAlertDays?: true
   runwayLow?: true
+  webFundingEnabled?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -207,6 +212,7 @@ export type CampaignCountAggregateInputType = {
   readyTime?: true
   runwayAlertDays?: true
   runwayLow?: true
+  webFundingEnabled?: true
   version?: true
   createTime?: true
   updateTime?: true
@@ -321,6 +327,7 @@ export type CampaignGroupByOutputType = {
   readyTime: Date | null
   runwayAlertDays: number
   runwayLow: boolean
+  webFundingEnabled: boolean
   version: number
   createTime: Date
   updateTime: Date
@@ -371,6 +378,7 @@ export type CampaignWhereInput = {
   readyTime?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
   runwayAlertDays?: Prisma.IntFilter<"Campaign"> | number
   runwayLow?: Prisma.BoolFilter<"Campaign"> | boolean
+  webFundingEnabled?: Prisma.BoolFilter<"Campaign"> | boolean
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
@@ -405,6 +413,7 @@ export type CampaignOrderByWithRelationInput = {
   readyTime?: Prisma.SortOrderInput | Prisma.SortOrder
   runwayAlertDays?: Prisma.SortOrder
   runwayLow?: Prisma.SortOrder
+  webFundingEnabled?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -443,6 +452,7 @@ export type CampaignWhereUniqueInput = Prisma.AtLeast<{
   readyTime?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
   runwayAlertDays?: Prisma.IntFilter<"Campaign"> | number
   runwayLow?: Prisma.BoolFilter<"Campaign"> | boolean
+  webFundingEnabled?: Prisma.BoolFilter<"Campaign"> | boolean
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
@@ -477,6 +487,7 @@ export type CampaignOrderByWithAggregationInput = {
   readyTime?: Prisma.SortOrderInput | Prisma.SortOrder
   runwayAlertDays?: Prisma.SortOrder
   runwayLow?: Prisma.SortOrder
+  webFundingEnabled?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -512,6 +523,7 @@ export type CampaignScalarWhereWithAggregatesInput = {
   readyTime?: Prisma.DateTimeNullableWithAggregatesFilter<"Campaign"> | Date | string | null
   runwayAlertDays?: Prisma.IntWithAggregatesFilter<"Campaign"> | number
   runwayLow?: Prisma.BoolWithAggregatesFilter<"Campaign"> | boolean
+  webFundingEnabled?: Prisma.BoolWithAggregatesFilter<"Campaign"> | boolean
   version?: Prisma.IntWithAggregatesFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeWithAggregatesFilter<"Campaign"> | Date | string
@@ -535,6 +547,7 @@ export type CampaignCreateInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -569,6 +582,7 @@ export type CampaignUncheckedCreateInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -595,6 +609,7 @@ export type CampaignUpdateInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -629,6 +644,7 @@ export type CampaignUncheckedUpdateInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -659,6 +675,7 @@ export type CampaignCreateManyInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -682,6 +699,7 @@ export type CampaignUpdateManyMutationInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -709,6 +727,7 @@ export type CampaignUncheckedUpdateManyInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -751,6 +770,7 @@ export type CampaignCountOrderByAggregateInput = {
   readyTime?: Prisma.SortOrder
   runwayAlertDays?: Prisma.SortOrder
   runwayLow?: Prisma.SortOrder
+  webFundingEnabled?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -784,6 +804,7 @@ export type CampaignMaxOrderByAggregateInput = {
   readyTime?: Prisma.SortOrder
   runwayAlertDays?: Prisma.SortOrder
   runwayLow?: Prisma.SortOrder
+  webFundingEnabled?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -811,6 +832,7 @@ export type CampaignMinOrderByAggregateInput = {
   readyTime?: Prisma.SortOrder
   runwayAlertDays?: Prisma.SortOrder
   runwayLow?: Prisma.SortOrder
+  webFundingEnabled?: Prisma.SortOrder
   version?: Prisma.SortOrder
   createTime?: Prisma.SortOrder
   updateTime?: Prisma.SortOrder
@@ -1058,6 +1080,7 @@ export type CampaignCreateWithoutAccountInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1090,6 +1113,7 @@ export type CampaignUncheckedCreateWithoutAccountInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1149,6 +1173,7 @@ export type CampaignScalarWhereInput = {
   readyTime?: Prisma.DateTimeNullableFilter<"Campaign"> | Date | string | null
   runwayAlertDays?: Prisma.IntFilter<"Campaign"> | number
   runwayLow?: Prisma.BoolFilter<"Campaign"> | boolean
+  webFundingEnabled?: Prisma.BoolFilter<"Campaign"> | boolean
   version?: Prisma.IntFilter<"Campaign"> | number
   createTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
   updateTime?: Prisma.DateTimeFilter<"Campaign"> | Date | string
@@ -1172,6 +1197,7 @@ export type CampaignCreateWithoutGameInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1204,6 +1230,7 @@ export type CampaignUncheckedCreateWithoutGameInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1256,6 +1283,7 @@ export type CampaignCreateWithoutLinkInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1288,6 +1316,7 @@ export type CampaignUncheckedCreateWithoutLinkInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1340,6 +1369,7 @@ export type CampaignCreateWithoutOffersInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1373,6 +1403,7 @@ export type CampaignUncheckedCreateWithoutOffersInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1414,6 +1445,7 @@ export type CampaignUpdateWithoutOffersInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1447,6 +1479,7 @@ export type CampaignUncheckedUpdateWithoutOffersInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1472,6 +1505,7 @@ export type CampaignCreateWithoutPurchasesInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1505,6 +1539,7 @@ export type CampaignUncheckedCreateWithoutPurchasesInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1546,6 +1581,7 @@ export type CampaignUpdateWithoutPurchasesInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1579,6 +1615,7 @@ export type CampaignUncheckedUpdateWithoutPurchasesInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1604,6 +1641,7 @@ export type CampaignCreateWithoutProjectInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1636,6 +1674,7 @@ export type CampaignUncheckedCreateWithoutProjectInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1678,6 +1717,7 @@ export type CampaignUpdateWithoutProjectInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1710,6 +1750,7 @@ export type CampaignUncheckedUpdateWithoutProjectInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1736,6 +1777,7 @@ export type CampaignCreateWithoutTransfersInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1769,6 +1811,7 @@ export type CampaignUncheckedCreateWithoutTransfersInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1810,6 +1853,7 @@ export type CampaignUpdateWithoutTransfersInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1843,6 +1887,7 @@ export type CampaignUncheckedUpdateWithoutTransfersInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1871,6 +1916,7 @@ export type CampaignCreateManyAccountInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -1894,6 +1940,7 @@ export type CampaignUpdateWithoutAccountInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1926,6 +1973,7 @@ export type CampaignUncheckedUpdateWithoutAccountInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1955,6 +2003,7 @@ export type CampaignUncheckedUpdateManyWithoutAccountInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1981,6 +2030,7 @@ export type CampaignCreateManyGameInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -2004,6 +2054,7 @@ export type CampaignUpdateWithoutGameInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2036,6 +2087,7 @@ export type CampaignUncheckedUpdateWithoutGameInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2065,6 +2117,7 @@ export type CampaignUncheckedUpdateManyWithoutGameInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2091,6 +2144,7 @@ export type CampaignCreateManyLinkInput = {
   readyTime?: Date | string | null
   runwayAlertDays?: number
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: number
   createTime?: Date | string
   updateTime?: Date | string
@@ -2114,6 +2168,7 @@ export type CampaignUpdateWithoutLinkInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2146,6 +2201,7 @@ export type CampaignUncheckedUpdateWithoutLinkInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2175,6 +2231,7 @@ export type CampaignUncheckedUpdateManyWithoutLinkInput = {
   readyTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runwayAlertDays?: Prisma.IntFieldUpdateOperationsInput | number
   runwayLow?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  webFundingEnabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updateTime?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2251,6 +2308,7 @@ export type CampaignSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   readyTime?: boolean
   runwayAlertDays?: boolean
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2286,6 +2344,7 @@ export type CampaignSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   readyTime?: boolean
   runwayAlertDays?: boolean
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2317,6 +2376,7 @@ export type CampaignSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   readyTime?: boolean
   runwayAlertDays?: boolean
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2348,6 +2408,7 @@ export type CampaignSelectScalar = {
   readyTime?: boolean
   runwayAlertDays?: boolean
   runwayLow?: boolean
+  webFundingEnabled?: boolean
   version?: boolean
   createTime?: boolean
   updateTime?: boolean
@@ -2355,7 +2416,7 @@ export type CampaignSelectScalar = {
   requestHash?: boolean
 }
 
-export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId" | "fundingVisibility" | "campaignKey" | "state" | "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation" | "verifyTime" | "verifyLeaseUntil" | "projectId" | "readyTime" | "runwayAlertDays" | "runwayLow" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["campaign"]>
+export type CampaignOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId" | "fundingVisibility" | "campaignKey" | "state" | "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation" | "verifyTime" | "verifyLeaseUntil" | "projectId" | "readyTime" | "runwayAlertDays" | "runwayLow" | "webFundingEnabled" | "version" | "createTime" | "updateTime" | "requestId" | "requestHash", ExtArgs["result"]["campaign"]>
 export type CampaignInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
   game?: boolean | Prisma.GameDefaultArgs<ExtArgs>
@@ -2423,6 +2484,11 @@ export type $CampaignPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      */
     runwayAlertDays: number
     runwayLow: boolean
+    /**
+     * Whether players may fund the campaign from its public page (docs/game-integration.md,
+     * "Funding from the web"); off until the studio turns it on.
+     */
+    webFundingEnabled: boolean
     version: number
     createTime: Date
     updateTime: Date
@@ -2880,6 +2946,7 @@ export interface CampaignFieldRefs {
   readonly readyTime: Prisma.FieldRef<"Campaign", 'DateTime'>
   readonly runwayAlertDays: Prisma.FieldRef<"Campaign", 'Int'>
   readonly runwayLow: Prisma.FieldRef<"Campaign", 'Boolean'>
+  readonly webFundingEnabled: Prisma.FieldRef<"Campaign", 'Boolean'>
   readonly version: Prisma.FieldRef<"Campaign", 'Int'>
   readonly createTime: Prisma.FieldRef<"Campaign", 'DateTime'>
   readonly updateTime: Prisma.FieldRef<"Campaign", 'DateTime'>

@@ -2057,7 +2057,7 @@ export type $DistributorLinkPayload<ExtArgs extends runtime.Types.Extensions.Int
     sandbox: boolean
     /**
      * AES-256-GCM under the master key: format, master key id, iv, tag, ciphertext
-     * (src/services/secret-box.ts; older rows: iv || tag || ciphertext).
+     * (src/core/secret-box.ts; older rows: iv || tag || ciphertext).
      */
     publisherKeyEncrypted: runtime.Bytes
     fingerprint: string

@@ -46,8 +46,10 @@ export type PurchaseMinAggregateOutputType = {
   orderId: bigint | null
   transId: string | null
   initTxnEndTime: Date | null
+  steamUrl: string | null
   playerId: string | null
   state: $Enums.PurchaseState | null
+  channel: $Enums.PurchaseChannel | null
   priceNanos: bigint | null
   creditNanos: bigint | null
   sandbox: boolean | null
@@ -67,8 +69,10 @@ export type PurchaseMaxAggregateOutputType = {
   orderId: bigint | null
   transId: string | null
   initTxnEndTime: Date | null
+  steamUrl: string | null
   playerId: string | null
   state: $Enums.PurchaseState | null
+  channel: $Enums.PurchaseChannel | null
   priceNanos: bigint | null
   creditNanos: bigint | null
   sandbox: boolean | null
@@ -88,8 +92,10 @@ export type PurchaseCountAggregateOutputType = {
   orderId: number
   transId: number
   initTxnEndTime: number
+  steamUrl: number
   playerId: number
   state: number
+  channel: number
   priceNanos: number
   creditNanos: number
   sandbox: number
@@ -123,8 +129,10 @@ export type PurchaseMinAggregateInputType = {
   orderId?: true
   transId?: true
   initTxnEndTime?: true
+  steamUrl?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -144,8 +152,10 @@ export type PurchaseMaxAggregateInputType = {
   orderId?: true
   transId?: true
   initTxnEndTime?: true
+  steamUrl?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -165,8 +175,10 @@ export type PurchaseCountAggregateInputType = {
   orderId?: true
   transId?: true
   initTxnEndTime?: true
+  steamUrl?: true
   playerId?: true
   state?: true
+  channel?: true
   priceNanos?: true
   creditNanos?: true
   sandbox?: true
@@ -273,8 +285,10 @@ export type PurchaseGroupByOutputType = {
   orderId: bigint
   transId: string | null
   initTxnEndTime: Date | null
+  steamUrl: string | null
   playerId: string
   state: $Enums.PurchaseState
+  channel: $Enums.PurchaseChannel
   priceNanos: bigint
   creditNanos: bigint
   sandbox: boolean
@@ -317,8 +331,10 @@ export type PurchaseWhereInput = {
   orderId?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -345,8 +361,10 @@ export type PurchaseOrderByWithRelationInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrderInput | Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
+  steamUrl?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -376,8 +394,10 @@ export type PurchaseWhereUniqueInput = Prisma.AtLeast<{
   linkId?: Prisma.StringFilter<"Purchase"> | string
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -404,8 +424,10 @@ export type PurchaseOrderByWithAggregationInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrderInput | Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrderInput | Prisma.SortOrder
+  steamUrl?: Prisma.SortOrderInput | Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -433,8 +455,10 @@ export type PurchaseScalarWhereWithAggregatesInput = {
   orderId?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableWithAggregatesFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableWithAggregatesFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableWithAggregatesFilter<"Purchase"> | string | null
   playerId?: Prisma.StringWithAggregatesFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateWithAggregatesFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelWithAggregatesFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntWithAggregatesFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolWithAggregatesFilter<"Purchase"> | boolean
@@ -451,8 +475,10 @@ export type PurchaseCreateInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -479,8 +505,10 @@ export type PurchaseUncheckedCreateInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -501,8 +529,10 @@ export type PurchaseUpdateInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -529,8 +559,10 @@ export type PurchaseUncheckedUpdateInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -554,8 +586,10 @@ export type PurchaseCreateManyInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -572,8 +606,10 @@ export type PurchaseUpdateManyMutationInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -593,8 +629,10 @@ export type PurchaseUncheckedUpdateManyInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -624,8 +662,10 @@ export type PurchaseCountOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrder
+  steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -651,8 +691,10 @@ export type PurchaseMaxOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrder
+  steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -672,8 +714,10 @@ export type PurchaseMinOrderByAggregateInput = {
   orderId?: Prisma.SortOrder
   transId?: Prisma.SortOrder
   initTxnEndTime?: Prisma.SortOrder
+  steamUrl?: Prisma.SortOrder
   playerId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  channel?: Prisma.SortOrder
   priceNanos?: Prisma.SortOrder
   creditNanos?: Prisma.SortOrder
   sandbox?: Prisma.SortOrder
@@ -831,6 +875,10 @@ export type EnumPurchaseStateFieldUpdateOperationsInput = {
   set?: $Enums.PurchaseState
 }
 
+export type EnumPurchaseChannelFieldUpdateOperationsInput = {
+  set?: $Enums.PurchaseChannel
+}
+
 export type PurchaseCreateNestedOneWithoutReversalInput = {
   create?: Prisma.XOR<Prisma.PurchaseCreateWithoutReversalInput, Prisma.PurchaseUncheckedCreateWithoutReversalInput>
   connectOrCreate?: Prisma.PurchaseCreateOrConnectWithoutReversalInput
@@ -896,8 +944,10 @@ export type PurchaseCreateWithoutLinkInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -922,8 +972,10 @@ export type PurchaseUncheckedCreateWithoutLinkInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -976,8 +1028,10 @@ export type PurchaseScalarWhereInput = {
   orderId?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   transId?: Prisma.StringNullableFilter<"Purchase"> | string | null
   initTxnEndTime?: Prisma.DateTimeNullableFilter<"Purchase"> | Date | string | null
+  steamUrl?: Prisma.StringNullableFilter<"Purchase"> | string | null
   playerId?: Prisma.StringFilter<"Purchase"> | string
   state?: Prisma.EnumPurchaseStateFilter<"Purchase"> | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFilter<"Purchase"> | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   creditNanos?: Prisma.BigIntFilter<"Purchase"> | bigint | number
   sandbox?: Prisma.BoolFilter<"Purchase"> | boolean
@@ -994,8 +1048,10 @@ export type PurchaseCreateWithoutCampaignInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1020,8 +1076,10 @@ export type PurchaseUncheckedCreateWithoutCampaignInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1068,8 +1126,10 @@ export type PurchaseCreateWithoutOfferInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1094,8 +1154,10 @@ export type PurchaseUncheckedCreateWithoutOfferInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1142,8 +1204,10 @@ export type PurchaseCreateWithoutReversalInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1169,8 +1233,10 @@ export type PurchaseUncheckedCreateWithoutReversalInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1206,8 +1272,10 @@ export type PurchaseUpdateWithoutReversalInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1233,8 +1301,10 @@ export type PurchaseUncheckedUpdateWithoutReversalInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1254,8 +1324,10 @@ export type PurchaseCreateWithoutFindingsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1281,8 +1353,10 @@ export type PurchaseUncheckedCreateWithoutFindingsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1318,8 +1392,10 @@ export type PurchaseUpdateWithoutFindingsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1345,8 +1421,10 @@ export type PurchaseUncheckedUpdateWithoutFindingsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1366,8 +1444,10 @@ export type PurchaseCreateWithoutRequestsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1393,8 +1473,10 @@ export type PurchaseUncheckedCreateWithoutRequestsInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1430,8 +1512,10 @@ export type PurchaseUpdateWithoutRequestsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1457,8 +1541,10 @@ export type PurchaseUncheckedUpdateWithoutRequestsInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1478,8 +1564,10 @@ export type PurchaseCreateWithoutLedgerInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1505,8 +1593,10 @@ export type PurchaseUncheckedCreateWithoutLedgerInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1542,8 +1632,10 @@ export type PurchaseUpdateWithoutLedgerInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1569,8 +1661,10 @@ export type PurchaseUncheckedUpdateWithoutLedgerInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1592,8 +1686,10 @@ export type PurchaseCreateManyLinkInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1610,8 +1706,10 @@ export type PurchaseUpdateWithoutLinkInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1636,8 +1734,10 @@ export type PurchaseUncheckedUpdateWithoutLinkInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1660,8 +1760,10 @@ export type PurchaseUncheckedUpdateManyWithoutLinkInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1680,8 +1782,10 @@ export type PurchaseCreateManyCampaignInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1698,8 +1802,10 @@ export type PurchaseUpdateWithoutCampaignInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1724,8 +1830,10 @@ export type PurchaseUncheckedUpdateWithoutCampaignInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1748,8 +1856,10 @@ export type PurchaseUncheckedUpdateManyWithoutCampaignInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1768,8 +1878,10 @@ export type PurchaseCreateManyOfferInput = {
   orderId: bigint | number
   transId?: string | null
   initTxnEndTime?: Date | string | null
+  steamUrl?: string | null
   playerId: string
   state?: $Enums.PurchaseState
+  channel?: $Enums.PurchaseChannel
   priceNanos: bigint | number
   creditNanos: bigint | number
   sandbox: boolean
@@ -1786,8 +1898,10 @@ export type PurchaseUpdateWithoutOfferInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1812,8 +1926,10 @@ export type PurchaseUncheckedUpdateWithoutOfferInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1836,8 +1952,10 @@ export type PurchaseUncheckedUpdateManyWithoutOfferInput = {
   orderId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   initTxnEndTime?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  steamUrl?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   playerId?: Prisma.StringFieldUpdateOperationsInput | string
   state?: Prisma.EnumPurchaseStateFieldUpdateOperationsInput | $Enums.PurchaseState
+  channel?: Prisma.EnumPurchaseChannelFieldUpdateOperationsInput | $Enums.PurchaseChannel
   priceNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   creditNanos?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   sandbox?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1897,8 +2015,10 @@ export type PurchaseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1926,8 +2046,10 @@ export type PurchaseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1950,8 +2072,10 @@ export type PurchaseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1974,8 +2098,10 @@ export type PurchaseSelectScalar = {
   orderId?: boolean
   transId?: boolean
   initTxnEndTime?: boolean
+  steamUrl?: boolean
   playerId?: boolean
   state?: boolean
+  channel?: boolean
   priceNanos?: boolean
   creditNanos?: boolean
   sandbox?: boolean
@@ -1987,7 +2113,7 @@ export type PurchaseSelectScalar = {
   creditTime?: boolean
 }
 
-export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "playerId" | "state" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
+export type PurchaseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "campaignId" | "offerId" | "linkId" | "orderId" | "transId" | "initTxnEndTime" | "steamUrl" | "playerId" | "state" | "channel" | "priceNanos" | "creditNanos" | "sandbox" | "language" | "leaseUntil" | "finalizeUntil" | "createTime" | "updateTime" | "creditTime", ExtArgs["result"]["purchase"]>
 export type PurchaseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   campaign?: boolean | Prisma.CampaignDefaultArgs<ExtArgs>
   offer?: boolean | Prisma.OfferDefaultArgs<ExtArgs>
@@ -2035,8 +2161,14 @@ export type $PurchasePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * A begin repeated with the same requestId answers from it and trans_id (docs/settlement.md).
      */
     initTxnEndTime: Date | null
+    /**
+     * A web order's approval page at the platform (reference 3.1 "Web flow"), recorded with the
+     * end of its InitTxn, so a repeated submit of the funding page sends the browser there again.
+     */
+    steamUrl: string | null
     playerId: string
     state: $Enums.PurchaseState
+    channel: $Enums.PurchaseChannel
     priceNanos: bigint
     creditNanos: bigint
     sandbox: boolean
@@ -2493,8 +2625,10 @@ export interface PurchaseFieldRefs {
   readonly orderId: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly transId: Prisma.FieldRef<"Purchase", 'String'>
   readonly initTxnEndTime: Prisma.FieldRef<"Purchase", 'DateTime'>
+  readonly steamUrl: Prisma.FieldRef<"Purchase", 'String'>
   readonly playerId: Prisma.FieldRef<"Purchase", 'String'>
   readonly state: Prisma.FieldRef<"Purchase", 'PurchaseState'>
+  readonly channel: Prisma.FieldRef<"Purchase", 'PurchaseChannel'>
   readonly priceNanos: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly creditNanos: Prisma.FieldRef<"Purchase", 'BigInt'>
   readonly sandbox: Prisma.FieldRef<"Purchase", 'Boolean'>

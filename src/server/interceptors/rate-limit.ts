@@ -6,6 +6,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { kAddressCounted, kClientAddress, kTicketVerdict } from "../../core/context-keys.js";
 import { rateLimited } from "../../errors/status.js";
+import type { FundLimits } from "../../fund/fund-routes.js";
 import { redactUrl } from "../../startup/redact-url.js";
 import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";
@@ -42,6 +43,11 @@ export interface RateLimit {
    * 429 comes before any work). The interceptor then does not count a public call again.
    */
   admitBeforeBody(call: { route: { method: DescMethod }; contextValues: ContextValues }): Promise<void>;
+  /**
+   * The public funding page's limits (src/fund/), the public calls' own: every request counts
+   * against its client address as a public call does, and a purchase also as purchases:begin.
+   */
+  fund: FundLimits;
   /** Where the counters are kept now (the readiness detail and metrics read it). */
   status(): RateLimitStatus;
   close(): Promise<void>;
@@ -132,6 +138,10 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
     admitBeforeBody: async ({ route, contextValues }) => {
       if (isPublicMethod(route.method)) await countAddress(contextValues);
       else await failedAuth.refuseIfSpent(contextValues.get(kClientAddress));
+    },
+    fund: {
+      request: (address) => consume(byAddress, address, () => options.onRefused?.("address")),
+      begin: (call) => begins.admit(call),
     },
     status: () => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
     close: async () => {

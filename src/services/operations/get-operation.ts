@@ -22,6 +22,6 @@ export function createGetOperation(deps: ServiceDeps) {
     authorize(ctx, "encore.encores.get", transfer.accountId, message);
     const campaign = await findCampaign(deps.db, transfer.accountId, transfer.campaignId);
     if (!campaign) throw notFound(message);
-    return toOperation(transfer, campaign);
+    return toOperation(transfer, campaign, deps.config.publicUrl);
   };
 }

@@ -42,7 +42,7 @@ export function createListOperations(deps: ServiceDeps) {
     return create(ListOperationsResponseSchema, {
       operations: page.items.flatMap((transfer) => {
         const row = campaigns.get(transfer.campaignId);
-        return row ? [toOperation(transfer, row)] : [];
+        return row ? [toOperation(transfer, row, deps.config.publicUrl)] : [];
       }),
       nextPageToken: page.nextPageToken,
     });

@@ -39,13 +39,13 @@ export function createDecideCampaign(deps: ServiceDeps) {
     // The decision and its webhook event (campaign.verified, .declined, .revoked) commit together.
     const moved = await deps.db.$transaction(async (tx) => {
       const done = await moveCampaign(tx, { accountId, id: campaignId, from, to, explanation, now });
-      if (done) await emitCampaignState(tx, campaignId, now);
+      if (done) await emitCampaignState(tx, { campaignId, now, publicUrl: deps.config.publicUrl });
       return done;
     });
     const row = await findCampaign(deps.db, accountId, campaignId);
     if (!row) throw missing();
     if (!moved) throw refuseDecision(deps, request.name, row.state, to);
-    return toCampaign(row);
+    return toCampaign(row, deps.config.publicUrl);
   };
 }
 

@@ -23,7 +23,7 @@ export function createListReviews(deps: ServiceDeps) {
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListReviewsResponseSchema, {
-      campaigns: page.items.map(toCampaign),
+      campaigns: page.items.map((row) => toCampaign(row, deps.config.publicUrl)),
       nextPageToken: page.nextPageToken,
     });
   };

@@ -34,8 +34,15 @@ import { emitWebhookEvent } from "./emit-event.js";
 
 type Tx = Prisma.TransactionClient;
 
-/** The campaign entered its current state; an event when that state is one studios hear of. */
-export async function emitCampaignState(tx: Tx, campaignId: string, now: Date): Promise<void> {
+/**
+ * The campaign entered its current state; an event when that state is one studios hear of.
+ * `publicUrl` (PUBLIC_URL) places the campaign's public page, as GetCampaign shows it.
+ */
+export async function emitCampaignState(
+  tx: Tx,
+  event: { campaignId: string; now: Date; publicUrl: string },
+): Promise<void> {
+  const { campaignId, now } = event;
   const accountId = await campaignAccount(tx, campaignId);
   const row = accountId && (await findCampaign(tx, accountId, campaignId));
   const type = row && CAMPAIGN_STATE_EVENTS[row.state];
@@ -44,7 +51,7 @@ export async function emitCampaignState(tx: Tx, campaignId: string, now: Date): 
     accountId: row.accountId,
     type,
     schema: CampaignSchema,
-    resource: toCampaign(row),
+    resource: toCampaign(row, event.publicUrl),
     now,
   });
 }
@@ -145,13 +152,16 @@ export async function checkRunway(tx: Tx, projectId: string, now: Date): Promise
   });
 }
 
-/** The events as use cases and jobs reach them (ServiceDeps.webhookEvents). */
-export const webhookEvents: WebhookEvents = {
-  campaignState: emitCampaignState,
+/**
+ * The events as use cases and jobs reach them (ServiceDeps.webhookEvents); `publicUrl`
+ * (PUBLIC_URL) places a campaign's public page in the campaigns they carry.
+ */
+export const createWebhookEvents = (options: { publicUrl: string }): WebhookEvents => ({
+  campaignState: (tx, campaignId, now) => emitCampaignState(tx, { campaignId, now, publicUrl: options.publicUrl }),
   purchaseCredited: emitPurchaseCredited,
   purchaseEvent: emitPurchaseEvent,
   transferState: emitTransferState,
   linkCredentialInvalid: emitLinkCredentialInvalid,
   settlementRecorded: emitSettlementRecorded,
   checkRunway,
-};
+});

@@ -10,7 +10,7 @@ import { createSimulatedPaymentProvider } from "../../../src/platform/billing/cr
 import { createSteamClient } from "../../../src/platform/steam/create-steam-client.js";
 import { createListener } from "../../../src/server/listener.js";
 import { operationTypes } from "../../../src/services/operations/operation-types.js";
-import { webhookEvents } from "../../../src/services/webhooks/resource-events.js";
+import { createWebhookEvents } from "../../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../../src/store/open-database.js";
 import { testServiceDeps } from "../../support/service-deps.js";
 import { createTestDatabase, type TestDatabase } from "../../support/test-database.js";
@@ -62,7 +62,15 @@ export async function startQuietServer(start: Date, env: Record<string, string> 
     timeoutMs: 1000,
     readRetries: 0,
   });
-  const deps = testServiceDeps({ db, config, steam, now, logger, webhookEvents, fundingChanges: app.fundingChanges });
+  const deps = testServiceDeps({
+    db,
+    config,
+    steam,
+    now,
+    logger,
+    webhookEvents: createWebhookEvents({ publicUrl: config.publicUrl }),
+    fundingChanges: app.fundingChanges,
+  });
   const jobs: { stop(): Promise<void> }[] = [];
   const registry = operationTypes();
   const provider = createSimulatedPaymentProvider({ db, now });

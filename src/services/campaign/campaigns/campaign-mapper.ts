@@ -13,6 +13,7 @@ import type { CampaignState } from "../../../domain/availability.js";
 import { etagOf } from "../../../domain/etag.js";
 import type { FundingVisibility as DomainVisibility } from "../../../domain/funding.js";
 import { resources } from "../../../domain/resource-names.js";
+import { webFundingUri } from "../../../domain/web-funding.js";
 import type { CampaignRow, TransferRow } from "../../../store/campaigns.js";
 import { toFundingVisibility } from "../public/public-mapper.js";
 
@@ -43,8 +44,12 @@ export function fromFundingVisibility(visibility: FundingVisibility): DomainVisi
   }
 }
 
-/** A campaign with everything GetCampaign carries (spec 4.6): key, verification, project, transfer. */
-export function toCampaign(row: CampaignRow): Campaign {
+/**
+ * A campaign with everything GetCampaign carries (spec 4.6): key, verification, project,
+ * transfer, and its public page's link on `publicUrl` (PUBLIC_URL), shown whether web funding is
+ * on or not.
+ */
+export function toCampaign(row: CampaignRow, publicUrl: string): Campaign {
   const name = { accountId: row.accountId, campaignId: row.id };
   const transfer = row.transfers[0];
   return create(CampaignSchema, {
@@ -68,6 +73,8 @@ export function toCampaign(row: CampaignRow): Campaign {
     createTime: timestampFromDate(row.createTime),
     updateTime: timestampFromDate(row.updateTime),
     runwayAlertDays: row.runwayAlertDays,
+    webFundingEnabled: row.webFundingEnabled,
+    webFundingUri: webFundingUri(publicUrl, row.campaignKey),
   });
 }
 

@@ -45,7 +45,7 @@ export function createCreateCampaign(deps: ServiceDeps) {
       create: () => insertCheckedCampaign(deps, { request, accountId, idempotency }),
       resource: "campaign",
     });
-    return toCampaign(row);
+    return toCampaign(row, deps.config.publicUrl);
   };
 }
 
@@ -74,6 +74,8 @@ async function insertCheckedCampaign(
       fundingVisibility,
       campaignKey: newCampaignKey(),
       runwayAlertDays: checkRunwayAlertDays(campaign?.runwayAlertDays ?? 0, "campaign.runwayAlertDays"),
+      // Off unless the studio asks for it (docs/game-integration.md, "Funding from the web").
+      webFundingEnabled: campaign?.webFundingEnabled ?? false,
       projectId: newId(now),
       now,
       ...idempotencyColumns(idempotency),

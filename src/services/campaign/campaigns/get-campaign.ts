@@ -14,6 +14,6 @@ export function createGetCampaign(deps: ServiceDeps) {
     const row = await loadAuthorized({ ctx, permission: "encore.encores.get", name, text: request.name }, (n) =>
       findCampaign(deps.db, n.accountId, n.campaignId),
     );
-    return toCampaign(row);
+    return toCampaign(row, deps.config.publicUrl);
   };
 }

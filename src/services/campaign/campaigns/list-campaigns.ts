@@ -28,7 +28,7 @@ export function createListCampaigns(deps: ServiceDeps) {
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListCampaignsResponseSchema, {
-      campaigns: page.items.map(toCampaign),
+      campaigns: page.items.map((row) => toCampaign(row, deps.config.publicUrl)),
       nextPageToken: page.nextPageToken,
     });
   };

@@ -28,6 +28,6 @@ export function createRetryVerification(deps: ServiceDeps) {
       });
     }
     deps.wakeVerification();
-    return toCampaign(retry.row);
+    return toCampaign(retry.row, deps.config.publicUrl);
   };
 }

@@ -13,7 +13,7 @@ import { authorize } from "../../principal.js";
 import { checkRunwayAlertDays } from "../platform-answers.js";
 import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
 
-type CampaignField = "display_name" | "funding_visibility" | "runway_alert_days";
+type CampaignField = "display_name" | "funding_visibility" | "runway_alert_days" | "web_funding_enabled";
 
 // Accepted in a mask and ignored (AIP-203): output-only fields, and the immutable ones, which
 // this method never changes.
@@ -29,11 +29,14 @@ const NOT_WRITTEN = [
   "state",
   "create_time",
   "update_time",
+  "web_funding_uri",
 ];
 
 /**
- * UpdateCampaign (spec 4.6): `display_name`, `funding_visibility` and `runway_alert_days`. With an etag the write
- * is conditional on the version it names; a stale one is ABORTED (ETAG_MISMATCH).
+ * UpdateCampaign (spec 4.6): `display_name`, `funding_visibility`, `runway_alert_days` and
+ * `web_funding_enabled`. With an etag the write is conditional on the version it names; a stale
+ * one is ABORTED (ETAG_MISMATCH). Without a mask a field counts as given when set: turning web
+ * funding off (false, proto3's unset) needs the mask to name it (AIP-134).
  */
 export function createUpdateCampaign(deps: ServiceDeps) {
   return async (request: UpdateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
@@ -46,9 +49,10 @@ export function createUpdateCampaign(deps: ServiceDeps) {
     if (campaign?.displayName) present.push("display_name");
     if (campaign?.fundingVisibility) present.push("funding_visibility");
     if (campaign?.runwayAlertDays) present.push("runway_alert_days");
+    if (campaign?.webFundingEnabled) present.push("web_funding_enabled");
     const mask = resolveUpdateMask<CampaignField>({
       paths: request.updateMask?.paths ?? [],
-      updatable: ["display_name", "funding_visibility", "runway_alert_days"],
+      updatable: ["display_name", "funding_visibility", "runway_alert_days", "web_funding_enabled"],
       present,
       ignored: NOT_WRITTEN,
     });
@@ -65,6 +69,7 @@ export function createUpdateCampaign(deps: ServiceDeps) {
     if (mask.fields.has("runway_alert_days")) {
       changes.runwayAlertDays = checkRunwayAlertDays(campaign?.runwayAlertDays ?? 0, "campaign.runwayAlertDays");
     }
+    if (mask.fields.has("web_funding_enabled")) changes.webFundingEnabled = campaign?.webFundingEnabled ?? false;
     const written = await updateCampaign(deps.db, {
       ...name,
       expectedVersion: expectedVersion(campaign?.etag ?? ""),
@@ -73,6 +78,6 @@ export function createUpdateCampaign(deps: ServiceDeps) {
     });
     if (written.kind === "absent") throw notFound(message);
     if (written.kind === "stale") throw staleEtag(deps, text);
-    return toCampaign(written.row);
+    return toCampaign(written.row, deps.config.publicUrl);
   };
 }

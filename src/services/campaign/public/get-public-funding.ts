@@ -1,8 +1,8 @@
 import type { GetPublicFundingRequest, PublicFunding } from "../../../../gen/encore/campaign/v1/public_pb.js";
 import { shapePublicFunding } from "../../../domain/funding.js";
+import type { PublicCampaign } from "../../../usecases/read-public-campaign.js";
 import { freezeMessage } from "../../freeze-message.js";
 import { toPublicFunding } from "./public-mapper.js";
-import type { PublicCampaign } from "./read-public-campaign.js";
 
 /**
  * `POST /v1/public/funding:get` (spec 4.1). The read cache hands every caller of a campaign the

@@ -6,8 +6,8 @@ import {
 } from "../../../../gen/encore/campaign/v1/public_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { listActiveOffers } from "../../../store/public-campaigns.js";
+import type { PublicCampaign } from "../../../usecases/read-public-campaign.js";
 import { toPublicOffer } from "./public-mapper.js";
-import type { PublicCampaign } from "./read-public-campaign.js";
 
 /** `POST /v1/public/offers:list` (spec 4.2): active offers, even before verification. */
 export function createListPublicOffers(

@@ -1,7 +1,7 @@
 import type { ServiceDeps } from "../../../core/deps.js";
+import { readPublicCampaign } from "../../../usecases/read-public-campaign.js";
 import { createGetPublicFunding } from "./get-public-funding.js";
 import { createListPublicOffers } from "./list-public-offers.js";
-import { readPublicCampaign } from "./read-public-campaign.js";
 import { createRecentReads } from "./recent-reads.js";
 
 /**

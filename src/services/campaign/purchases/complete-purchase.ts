@@ -11,9 +11,9 @@ import { PLATFORM_UNAVAILABLE } from "../../../errors/messages.js";
 import { notFound, unavailable } from "../../../errors/status.js";
 import type { PublicCampaignFacts } from "../../../store/public-campaigns.js";
 import { findPurchase } from "../../../store/purchases.js";
+import { publicCampaignOf, readPublicCampaign } from "../../../usecases/read-public-campaign.js";
 import { settlePurchase } from "../../../usecases/settle-purchase.js";
 import { toPublicFunding } from "../public/public-mapper.js";
-import { publicCampaignOf, readPublicCampaign } from "../public/read-public-campaign.js";
 import { toPurchaseState } from "./purchase-state-mapper.js";
 
 /**
@@ -24,8 +24,15 @@ import { toPurchaseState } from "./purchase-state-mapper.js";
 export function createCompletePurchase(deps: ServiceDeps) {
   return async (request: CompletePurchaseRequest): Promise<CompletePurchaseResponse> => {
     const purchase = await findPurchase(deps.db, request.purchase);
-    // The handle is only known together with its campaign and its order (spec 4.4: 404).
-    if (!purchase || purchase.campaignKey !== request.campaignKey || purchase.orderId !== request.orderId) {
+    // The handle is only known together with its campaign and its order (spec 4.4: 404). A web
+    // purchase is not the game's to complete (it never began it): its player's return settles
+    // it, so the game is answered as for a purchase it does not know.
+    if (
+      !purchase ||
+      purchase.campaignKey !== request.campaignKey ||
+      purchase.orderId !== request.orderId ||
+      purchase.channel !== "GAME"
+    ) {
       throw notFound("No such purchase for this campaign.");
     }
     const settled = await settlePurchase(deps, purchase, { authorized: request.authorized });

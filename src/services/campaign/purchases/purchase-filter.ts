@@ -3,24 +3,30 @@ import { invalidArgument } from "../../../errors/status.js";
 import type { PurchaseRow } from "../../../store/purchases-read.js";
 
 // The filter of ListPurchases, as its proto documents it (AIP-160, a fixed subset):
-// `reversed = true|false`, `state = "STATE_X"`, `create_time >= "<RFC 3339>"`,
+// `reversed = true|false`, `state = "STATE_X"`, `channel = "CHANNEL_X"`, `create_time >= "<RFC 3339>"`,
 // `create_time < "<RFC 3339>"` (the console's purchases table), each at most once,
 // joined with AND. Anything else is INVALID_ARGUMENT rather than a guess.
 
 export interface PurchaseFilter {
   reversed?: boolean;
   state?: PurchaseRow["state"];
+  channel?: PurchaseRow["channel"];
   since?: Date;
   before?: Date;
 }
 
-const TERM = /^(reversed|state|create_time)\s*(=|>=|<)\s*(true|false|"[^"]*")$/;
+const TERM = /^(reversed|state|channel|create_time)\s*(=|>=|<)\s*(true|false|"[^"]*")$/;
 const STATES: Record<string, PurchaseRow["state"]> = {
   STATE_INITIATED: "INITIATED",
   STATE_AUTHORIZED: "AUTHORIZED",
   STATE_CREDITED: "CREDITED",
   STATE_CANCELLED: "CANCELLED",
   STATE_FAILED: "FAILED",
+  STATE_ABANDONED: "ABANDONED",
+};
+const CHANNELS: Record<string, PurchaseRow["channel"]> = {
+  CHANNEL_GAME: "GAME",
+  CHANNEL_WEB: "WEB",
 };
 
 export function parsePurchaseFilter(filter: string): PurchaseFilter {
@@ -36,7 +42,10 @@ export function parsePurchaseFilter(filter: string): PurchaseFilter {
       result.reversed = value === "true";
     } else if (field === "state" && operator === "=" && quoted !== undefined) {
       if (result.state !== undefined) throw bad("state is given twice");
-      result.state = STATES[quoted] ?? throwBad(`"${quoted}" is not a purchase state`);
+      result.state = valueOf(STATES, quoted) ?? throwBad(`"${quoted}" is not a purchase state`);
+    } else if (field === "channel" && operator === "=" && quoted !== undefined) {
+      if (result.channel !== undefined) throw bad("channel is given twice");
+      result.channel = valueOf(CHANNELS, quoted) ?? throwBad(`"${quoted}" is not a purchase channel`);
     } else if (field === "create_time" && operator !== "=" && quoted !== undefined) {
       const key = operator === ">=" ? "since" : "before";
       if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
@@ -50,8 +59,13 @@ export function parsePurchaseFilter(filter: string): PurchaseFilter {
 
 function bad(why: string) {
   return invalidArgument(
-    `"filter" ${why}; accepted: reversed = true|false, state = "STATE_X", create_time >= "<RFC 3339>", create_time < "<RFC 3339>", joined with AND.`,
+    `"filter" ${why}; accepted: reversed = true|false, state = "STATE_X", channel = "CHANNEL_X", create_time >= "<RFC 3339>", create_time < "<RFC 3339>", joined with AND.`,
   );
+}
+
+/** The table's own entry only ("constructor" is no state). */
+function valueOf<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 function throwBad(why: string): never {

@@ -2,10 +2,12 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type Purchase,
+  Purchase_Channel,
   Purchase_Reversal_Kind,
   Purchase_ReversalSchema,
   PurchaseSchema,
 } from "../../../../gen/encore/campaign/v1/purchase_pb.js";
+import type { PurchaseChannel } from "../../../domain/purchase-state.js";
 import { resources } from "../../../domain/resource-names.js";
 import type { ReversalKind } from "../../../domain/reversal.js";
 import type { PurchaseRow } from "../../../store/purchases-read.js";
@@ -28,8 +30,14 @@ export function toPurchase(accountId: string, row: PurchaseRow): Purchase {
     updateTime: timestampFromDate(row.updateTime),
     creditTime: row.creditTime === null ? undefined : timestampFromDate(row.creditTime),
     reversal: row.reversal === null ? undefined : toReversal(row.reversal),
+    channel: channels[row.channel],
   });
 }
+
+const channels: Record<PurchaseChannel, Purchase_Channel> = {
+  GAME: Purchase_Channel.GAME,
+  WEB: Purchase_Channel.WEB,
+};
 
 const reversalKinds: Record<ReversalKind, Purchase_Reversal_Kind> = {
   REFUNDED: Purchase_Reversal_Kind.REFUNDED,

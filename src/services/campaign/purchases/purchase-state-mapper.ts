@@ -7,6 +7,7 @@ const states: Record<PurchaseState, Purchase_State> = {
   CREDITED: Purchase_State.CREDITED,
   CANCELLED: Purchase_State.CANCELLED,
   FAILED: Purchase_State.FAILED,
+  ABANDONED: Purchase_State.ABANDONED,
 };
 
 export function toPurchaseState(state: PurchaseState): Purchase_State {

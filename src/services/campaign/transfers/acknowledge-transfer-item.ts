@@ -59,7 +59,7 @@ export function createAcknowledgeTransferItem(deps: ServiceDeps) {
     });
     const updated = await findCampaign(deps.db, campaign.accountId, campaign.id);
     if (!updated) throw notFound(notFoundMessage(request.name));
-    return toCampaign(updated);
+    return toCampaign(updated, deps.config.publicUrl);
   };
 }
 

@@ -153,5 +153,5 @@ async function operationOf(deps: ServiceDeps, started: TransferRecord): Promise<
   const transfer = (await findTransfer(deps.db, started.id)) ?? started;
   const campaign = await findCampaign(deps.db, transfer.accountId, transfer.campaignId);
   if (!campaign) throw notFound(notFoundMessage(resources.campaign.format(transfer)));
-  return toOperation(transfer, campaign);
+  return toOperation(transfer, campaign, deps.config.publicUrl);
 }

@@ -39,14 +39,14 @@ export function toTransferPlan(sourceProject: string, view: TransferPlanView): T
  * response is the campaign (ready by then), once it failed the error says which items failed.
  * A transfer waiting for an acknowledgement is not done.
  */
-export function toOperation(transfer: TransferRecord, campaign: CampaignRow): Operation {
+export function toOperation(transfer: TransferRecord, campaign: CampaignRow, publicUrl: string): Operation {
   const metadata = toTransfer({ accountId: transfer.accountId, id: transfer.campaignId }, transfer);
   const base = { name: `${OPERATIONS_PREFIX}${transfer.id}`, metadata: anyPack(TransferSchema, metadata) };
   if (transfer.state === "SUCCEEDED") {
     return create(OperationSchema, {
       ...base,
       done: true,
-      result: { case: "response", value: anyPack(CampaignSchema, toCampaign(campaign)) },
+      result: { case: "response", value: anyPack(CampaignSchema, toCampaign(campaign, publicUrl)) },
     });
   }
   if (transfer.state === "FAILED") {

@@ -1783,7 +1783,8 @@ type ListPurchasesRequest struct {
 	PageToken string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	// Optional. Terms joined with AND, each at most once: `reversed = true` (only purchases whose
 	// credit was taken back) or `reversed = false`; `state = "STATE_CREDITED"` (any Purchase.State
-	// but STATE_UNSPECIFIED); `create_time >= "<RFC 3339>"`; `create_time < "<RFC 3339>"`.
+	// but STATE_UNSPECIFIED); `channel = "CHANNEL_WEB"` (any Purchase.Channel but
+	// CHANNEL_UNSPECIFIED); `create_time >= "<RFC 3339>"`; `create_time < "<RFC 3339>"`.
 	Filter string `protobuf:"bytes,4,opt,name=filter,proto3" json:"filter,omitempty"`
 }
 

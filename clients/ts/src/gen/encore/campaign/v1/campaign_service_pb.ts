@@ -923,7 +923,8 @@ export type ListPurchasesRequest = Message<"encore.campaign.v1.ListPurchasesRequ
   /**
    * Optional. Terms joined with AND, each at most once: `reversed = true` (only purchases whose
    * credit was taken back) or `reversed = false`; `state = "STATE_CREDITED"` (any Purchase.State
-   * but STATE_UNSPECIFIED); `create_time >= "<RFC 3339>"`; `create_time < "<RFC 3339>"`.
+   * but STATE_UNSPECIFIED); `channel = "CHANNEL_WEB"` (any Purchase.Channel but
+   * CHANNEL_UNSPECIFIED); `create_time >= "<RFC 3339>"`; `create_time < "<RFC 3339>"`.
    *
    * @generated from field: string filter = 4;
    */

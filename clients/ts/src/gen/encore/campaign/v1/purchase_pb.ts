@@ -16,10 +16,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file encore/campaign/v1/purchase.proto.
  */
 export const file_encore_campaign_v1_purchase: GenFile = /*@__PURE__*/
-  fileDesc("CiFlbmNvcmUvY2FtcGFpZ24vdjEvcHVyY2hhc2UucHJvdG8SEmVuY29yZS5jYW1wYWlnbi52MSKICQoIUHVyY2hhc2USEQoEbmFtZRgBIAEoCUID4EEIEjYKBXN0YXRlGAIgASgOMiIuZW5jb3JlLmNhbXBhaWduLnYxLlB1cmNoYXNlLlN0YXRlQgPgQQMSLwoFb2ZmZXIYAyABKAlCIOBBA/pBGgoYZW5jb3JlLmNhbXBhaWduLnYxL09mZmVyEiYKBXByaWNlGAQgASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAxInCgZjcmVkaXQYBSABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEhUKCG9yZGVyX2lkGAYgASgDQgPgQQMSFAoHc2FuZGJveBgHIAEoCEID4EEDEhYKCXBsYXllcl9pZBgIIAEoCUID4EEDEjQKC2NyZWF0ZV90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjQKC3VwZGF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjQKC2NyZWRpdF90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjwKCHJldmVyc2FsGAwgASgLMiUuZW5jb3JlLmNhbXBhaWduLnYxLlB1cmNoYXNlLlJldmVyc2FsQgPgQQMajQMKCFJldmVyc2FsEj0KBGtpbmQYASABKA4yKi5lbmNvcmUuY2FtcGFpZ24udjEuUHVyY2hhc2UuUmV2ZXJzYWwuS2luZEID4EEDEjAKD3JldmVyc2VkX2NyZWRpdBgCIAEoCzISLmdvb2dsZS50eXBlLk1vbmV5QgPgQQMSNgoNcGxhdGZvcm1fdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxIyCglzZWVuX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMiowEKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhEKDUtJTkRfUkVGVU5ERUQQARIXChNLSU5EX1BBUlRJQUxfUkVGVU5EEAISFAoQS0lORF9DSEFSR0VEQkFDSxADEiEKHUtJTkRfUkVGVU5ERURfU1VTUEVDVEVEX0ZSQVVEEAQSIAocS0lORF9SRUZVTkRFRF9GUklFTkRMWV9GUkFVRBAFIoQBCgVTdGF0ZRIVChFTVEFURV9VTlNQRUNJRklFRBAAEhMKD1NUQVRFX0lOSVRJQVRFRBABEhQKEFNUQVRFX0FVVEhPUklaRUQQAhISCg5TVEFURV9DUkVESVRFRBADEhMKD1NUQVRFX0NBTkNFTExFRBAEEhAKDFNUQVRFX0ZBSUxFRBAFOnPqQXAKG2VuY29yZS5jYW1wYWlnbi52MS9QdXJjaGFzZRI8YWNjb3VudHMve2FjY291bnR9L2NhbXBhaWducy97Y2FtcGFpZ259L3B1cmNoYXNlcy97cHVyY2hhc2V9KglwdXJjaGFzZXMyCHB1cmNoYXNlIqEECgdGdW5kaW5nEhEKBG5hbWUYASABKAlCA+BBCBIoCgdiYWxhbmNlGAIgASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAxIwCg9zZXZlbl9kYXlfc3BlbmQYAyABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEh0KC3J1bndheV9kYXlzGAQgASgDQgPgQQNIAIgBARIbCg5wdXJjaGFzZV9jb3VudBgFIAEoA0ID4EEDEjEKEHB1cmNoYXNlZF9jcmVkaXQYBiABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEjoKEXdpbmRvd19zdGFydF90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjgKD3dpbmRvd19lbmRfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxIbCg5yZXZlcnNhbF9jb3VudBgJIAEoA0ID4EEDEjAKD3JldmVyc2VkX2NyZWRpdBgKIAEoCzISLmdvb2dsZS50eXBlLk1vbmV5QgPgQQM6Y+pBYAoaZW5jb3JlLmNhbXBhaWduLnYxL0Z1bmRpbmcSL2FjY291bnRzL3thY2NvdW50fS9jYW1wYWlnbnMve2NhbXBhaWdufS9mdW5kaW5nKghmdW5kaW5nczIHZnVuZGluZ0IOCgxfcnVud2F5X2RheXMiVgoORnVuZGluZ0hpc3RvcnkSEQoEbmFtZRgBIAEoCUID4EEDEjEKBGRheXMYAiADKAsyHi5lbmNvcmUuY2FtcGFpZ24udjEuRnVuZGluZ0RheUID4EEDIv8CCgpGdW5kaW5nRGF5EjMKCnN0YXJ0X3RpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSMAoPY2xvc2luZ19iYWxhbmNlGAIgASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAxImCgVzcGVuZBgDIAEoCzISLmdvb2dsZS50eXBlLk1vbmV5QgPgQQMSGwoOcHVyY2hhc2VfY291bnQYBCABKANCA+BBAxIxChBwdXJjaGFzZWRfY3JlZGl0GAUgASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAxIxChBkZXZlbG9wZXJfY3JlZGl0GAYgASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAxIwCg9yZXZlcnNlZF9jcmVkaXQYByABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEh0KC3J1bndheV9kYXlzGAggASgDQgPgQQNIAIgBAUIOCgxfcnVud2F5X2RheXNCTVpLZ2l0aHViLmNvbS9lbmNvcmUtY2FtcGFpZ25zL2VuY29yZS9jbGllbnRzL2dvL2VuY29yZS9jYW1wYWlnbi92MTtjYW1wYWlnbnYxYgZwcm90bzM", [file_google_api_field_behavior, file_google_api_resource, file_google_protobuf_timestamp, file_google_type_money]);
+  fileDesc("CiFlbmNvcmUvY2FtcGFpZ24vdjEvcHVyY2hhc2UucHJvdG8SEmVuY29yZS5jYW1wYWlnbi52MSKgCgoIUHVyY2hhc2USEQoEbmFtZRgBIAEoCUID4EEIEjYKBXN0YXRlGAIgASgOMiIuZW5jb3JlLmNhbXBhaWduLnYxLlB1cmNoYXNlLlN0YXRlQgPgQQMSLwoFb2ZmZXIYAyABKAlCIOBBA/pBGgoYZW5jb3JlLmNhbXBhaWduLnYxL09mZmVyEiYKBXByaWNlGAQgASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAxInCgZjcmVkaXQYBSABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEhUKCG9yZGVyX2lkGAYgASgDQgPgQQMSFAoHc2FuZGJveBgHIAEoCEID4EEDEhYKCXBsYXllcl9pZBgIIAEoCUID4EEDEjQKC2NyZWF0ZV90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjQKC3VwZGF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjQKC2NyZWRpdF90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjwKCHJldmVyc2FsGAwgASgLMiUuZW5jb3JlLmNhbXBhaWduLnYxLlB1cmNoYXNlLlJldmVyc2FsQgPgQQMSOgoHY2hhbm5lbBgNIAEoDjIkLmVuY29yZS5jYW1wYWlnbi52MS5QdXJjaGFzZS5DaGFubmVsQgPgQQMajQMKCFJldmVyc2FsEj0KBGtpbmQYASABKA4yKi5lbmNvcmUuY2FtcGFpZ24udjEuUHVyY2hhc2UuUmV2ZXJzYWwuS2luZEID4EEDEjAKD3JldmVyc2VkX2NyZWRpdBgCIAEoCzISLmdvb2dsZS50eXBlLk1vbmV5QgPgQQMSNgoNcGxhdGZvcm1fdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxIyCglzZWVuX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMiowEKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhEKDUtJTkRfUkVGVU5ERUQQARIXChNLSU5EX1BBUlRJQUxfUkVGVU5EEAISFAoQS0lORF9DSEFSR0VEQkFDSxADEiEKHUtJTkRfUkVGVU5ERURfU1VTUEVDVEVEX0ZSQVVEEAQSIAocS0lORF9SRUZVTkRFRF9GUklFTkRMWV9GUkFVRBAFIpkBCgVTdGF0ZRIVChFTVEFURV9VTlNQRUNJRklFRBAAEhMKD1NUQVRFX0lOSVRJQVRFRBABEhQKEFNUQVRFX0FVVEhPUklaRUQQAhISCg5TVEFURV9DUkVESVRFRBADEhMKD1NUQVRFX0NBTkNFTExFRBAEEhAKDFNUQVRFX0ZBSUxFRBAFEhMKD1NUQVRFX0FCQU5ET05FRBAGIkUKB0NoYW5uZWwSFwoTQ0hBTk5FTF9VTlNQRUNJRklFRBAAEhAKDENIQU5ORUxfR0FNRRABEg8KC0NIQU5ORUxfV0VCEAI6c+pBcAobZW5jb3JlLmNhbXBhaWduLnYxL1B1cmNoYXNlEjxhY2NvdW50cy97YWNjb3VudH0vY2FtcGFpZ25zL3tjYW1wYWlnbn0vcHVyY2hhc2VzL3twdXJjaGFzZX0qCXB1cmNoYXNlczIIcHVyY2hhc2UioQQKB0Z1bmRpbmcSEQoEbmFtZRgBIAEoCUID4EEIEigKB2JhbGFuY2UYAiABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEjAKD3NldmVuX2RheV9zcGVuZBgDIAEoCzISLmdvb2dsZS50eXBlLk1vbmV5QgPgQQMSHQoLcnVud2F5X2RheXMYBCABKANCA+BBA0gAiAEBEhsKDnB1cmNoYXNlX2NvdW50GAUgASgDQgPgQQMSMQoQcHVyY2hhc2VkX2NyZWRpdBgGIAEoCzISLmdvb2dsZS50eXBlLk1vbmV5QgPgQQMSOgoRd2luZG93X3N0YXJ0X3RpbWUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSOAoPd2luZG93X2VuZF90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEhsKDnJldmVyc2FsX2NvdW50GAkgASgDQgPgQQMSMAoPcmV2ZXJzZWRfY3JlZGl0GAogASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAzpj6kFgChplbmNvcmUuY2FtcGFpZ24udjEvRnVuZGluZxIvYWNjb3VudHMve2FjY291bnR9L2NhbXBhaWducy97Y2FtcGFpZ259L2Z1bmRpbmcqCGZ1bmRpbmdzMgdmdW5kaW5nQg4KDF9ydW53YXlfZGF5cyJWCg5GdW5kaW5nSGlzdG9yeRIRCgRuYW1lGAEgASgJQgPgQQMSMQoEZGF5cxgCIAMoCzIeLmVuY29yZS5jYW1wYWlnbi52MS5GdW5kaW5nRGF5QgPgQQMi/wIKCkZ1bmRpbmdEYXkSMwoKc3RhcnRfdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxIwCg9jbG9zaW5nX2JhbGFuY2UYAiABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEiYKBXNwZW5kGAMgASgLMhIuZ29vZ2xlLnR5cGUuTW9uZXlCA+BBAxIbCg5wdXJjaGFzZV9jb3VudBgEIAEoA0ID4EEDEjEKEHB1cmNoYXNlZF9jcmVkaXQYBSABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEjEKEGRldmVsb3Blcl9jcmVkaXQYBiABKAsyEi5nb29nbGUudHlwZS5Nb25leUID4EEDEjAKD3JldmVyc2VkX2NyZWRpdBgHIAEoCzISLmdvb2dsZS50eXBlLk1vbmV5QgPgQQMSHQoLcnVud2F5X2RheXMYCCABKANCA+BBA0gAiAEBQg4KDF9ydW53YXlfZGF5c0JNWktnaXRodWIuY29tL2VuY29yZS1jYW1wYWlnbnMvZW5jb3JlL2NsaWVudHMvZ28vZW5jb3JlL2NhbXBhaWduL3YxO2NhbXBhaWdudjFiBnByb3RvMw", [file_google_api_field_behavior, file_google_api_resource, file_google_protobuf_timestamp, file_google_type_money]);
 
 /**
- * A player's purchase, made by the game through BeginPurchase (spec 3.1).
+ * A player's purchase, made by the game through BeginPurchase (spec 3.1), or by the player on
+ * the campaign's public page (docs/game-integration.md, "Funding from the web").
  *
  * @generated from message encore.campaign.v1.Purchase
  */
@@ -95,8 +96,8 @@ export type Purchase = Message<"encore.campaign.v1.Purchase"> & {
   updateTime?: Timestamp | undefined;
 
   /**
-   * Output only. When the credit was added; unset until credited. Also set on a STATE_FAILED or
-   * STATE_CANCELLED purchase whose order the platform's report showed settled after all: the
+   * Output only. When the credit was added; unset until credited. Also set on a STATE_FAILED,
+   * STATE_CANCELLED or STATE_ABANDONED purchase whose order the platform's report showed settled after all: the
    * player paid, so the project was credited, and the game's answer stays what it was.
    *
    * @generated from field: google.protobuf.Timestamp credit_time = 11;
@@ -110,6 +111,13 @@ export type Purchase = Message<"encore.campaign.v1.Purchase"> & {
    * @generated from field: encore.campaign.v1.Purchase.Reversal reversal = 12;
    */
   reversal?: Purchase_Reversal | undefined;
+
+  /**
+   * Output only. Where the purchase was made: in the game or on the campaign's public page.
+   *
+   * @generated from field: encore.campaign.v1.Purchase.Channel channel = 13;
+   */
+  channel: Purchase_Channel;
 };
 
 /**
@@ -266,6 +274,16 @@ export enum Purchase_State {
    * @generated from enum value: STATE_FAILED = 5;
    */
   FAILED = 5,
+
+  /**
+   * A web purchase whose player never came back from approving it on the platform's site
+   * within the settlement window (final): never finalized, nothing credited
+   * (docs/settlement.md, "Abandoned web orders"). Should the platform's report show the order
+   * settled after all, the credit is added and the state kept, as for STATE_CANCELLED.
+   *
+   * @generated from enum value: STATE_ABANDONED = 6;
+   */
+  ABANDONED = 6,
 }
 
 /**
@@ -273,6 +291,40 @@ export enum Purchase_State {
  */
 export const Purchase_StateSchema: GenEnum<Purchase_State> = /*@__PURE__*/
   enumDesc(file_encore_campaign_v1_purchase, 0, 0);
+
+/**
+ * Where the purchase was made.
+ *
+ * @generated from enum encore.campaign.v1.Purchase.Channel
+ */
+export enum Purchase_Channel {
+  /**
+   * Not used.
+   *
+   * @generated from enum value: CHANNEL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * In the game, through BeginPurchase and the platform's overlay.
+   *
+   * @generated from enum value: CHANNEL_GAME = 1;
+   */
+  GAME = 1,
+
+  /**
+   * On the campaign's public page, approved on the platform's site.
+   *
+   * @generated from enum value: CHANNEL_WEB = 2;
+   */
+  WEB = 2,
+}
+
+/**
+ * Describes the enum encore.campaign.v1.Purchase.Channel.
+ */
+export const Purchase_ChannelSchema: GenEnum<Purchase_Channel> = /*@__PURE__*/
+  enumDesc(file_encore_campaign_v1_purchase, 0, 1);
 
 /**
  * A campaign's funding as its studio sees it (GetFunding).

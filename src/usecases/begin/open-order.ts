@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import type { ServiceDeps } from "../../../core/deps.js";
-import { toCents } from "../../../domain/money.js";
-import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../../errors/messages.js";
-import { unavailable } from "../../../errors/status.js";
-import { forgetRefusedOrder } from "../../../store/purchase-opening.js";
-import { recordInitTxnEnd } from "../../../store/purchases.js";
-import { markKeyRejected } from "../../../usecases/key-rejected.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { toCents } from "../../domain/money.js";
+import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../errors/messages.js";
+import { unavailable } from "../../errors/status.js";
+import { forgetRefusedOrder } from "../../store/purchase-opening.js";
+import { recordInitTxnEnd } from "../../store/purchases.js";
+import { markKeyRejected } from "../key-rejected.js";
 import type { InitTxnEnd } from "./openings.js";
 
 export interface OrderToOpen {
@@ -23,6 +23,15 @@ export interface OrderToOpen {
   offer: { id: string; displayName: string; priceNanos: bigint };
   /** The player's socket address; sent only when it is IPv4 (reference 3.5 `ipaddress`). */
   clientAddress: string;
+  /** A web order: approved in a browser, for the player at this IPv4 address (reference 3.1 "Web flow"). */
+  web?: { ipAddress: string };
+}
+
+/** A begin's answer: the purchase, its order, and a web order's approval page when it is known. */
+export interface OrderAnswer {
+  purchase: string;
+  orderId: bigint;
+  steamUrl?: string;
 }
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -60,6 +69,7 @@ export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<
       },
     ],
     ...(IPV4.test(order.clientAddress) ? { ipaddress: order.clientAddress } : {}),
+    ...(order.web && { webSession: { userSession: "web" as const, ipAddress: order.web.ipAddress } }),
   });
   if (result.kind === "refused") {
     if (result.keyRejected) await markKeyRejected(deps, order.linkId, order.publisherKey);
@@ -67,12 +77,19 @@ export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<
     return { kind: "refused", code: result.code };
   }
   const transId = result.kind === "ok" ? result.value.transid : null;
-  await recordInitTxnEnd(deps.db, { purchaseId: order.purchaseId, transId, now: deps.now() }).catch((error: unknown) =>
+  const steamUrl = result.kind === "ok" ? result.value.steamUrl : undefined;
+  await recordInitTxnEnd(deps.db, {
+    purchaseId: order.purchaseId,
+    transId,
+    ...(steamUrl !== undefined && { steamUrl }),
+    now: deps.now(),
+  }).catch((error: unknown) =>
     // A hint only: without it a repeated begin asks QueryTxn. The order is open (or may be), so
     // the begin's own answer must not depend on it.
     deps.logger.warn({ err: error, purchaseId: order.purchaseId }, "the end of InitTxn could not be recorded"),
   );
-  return result.kind === "ok" ? { kind: "opened" } : { kind: "unanswered", cause: result.cause };
+  if (result.kind !== "ok") return { kind: "unanswered", cause: result.cause };
+  return steamUrl === undefined ? { kind: "opened" } : { kind: "opened", steamUrl };
 }
 
 /** What a begin answers once its order's InitTxn ended: the handle, ORDER_REFUSED or 503. */
@@ -80,8 +97,11 @@ export function answerOf(
   deps: ServiceDeps,
   end: InitTxnEnd,
   order: { campaignKey: string; purchaseId: string; orderId: bigint },
-): { purchase: string; orderId: bigint } {
-  if (end.kind === "opened") return { purchase: order.purchaseId, orderId: order.orderId };
+): OrderAnswer {
+  if (end.kind === "opened") {
+    const { steamUrl } = end;
+    return { purchase: order.purchaseId, orderId: order.orderId, ...(steamUrl !== undefined && { steamUrl }) };
+  }
   if (end.kind === "unanswered") throw unavailable(PLATFORM_UNAVAILABLE_SAME_REQUEST, { cause: end.cause });
   throw deps.refuse("ORDER_REFUSED", {
     subject: order.campaignKey,

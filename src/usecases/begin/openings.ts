@@ -1,8 +1,11 @@
 /**
- * How a begin's InitTxn ended (reference 3.5): the order opened, the platform refused it (its
- * error code), or nobody answered (the order may or may not exist).
+ * How a begin's InitTxn ended (reference 3.5): the order opened (a web order with its approval
+ * page), the platform refused it (its error code), or nobody answered (the order may or may not exist).
  */
-export type InitTxnEnd = { kind: "opened" } | { kind: "refused"; code: string } | { kind: "unanswered"; cause: string };
+export type InitTxnEnd =
+  | { kind: "opened"; steamUrl?: string }
+  | { kind: "refused"; code: string }
+  | { kind: "unanswered"; cause: string };
 
 /**
  * The InitTxn calls this process is making, by purchase: a begin repeated with the same

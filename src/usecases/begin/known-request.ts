@@ -1,11 +1,11 @@
-import type { ServiceDeps } from "../../../core/deps.js";
-import { repeatedBeginAnswer } from "../../../domain/purchase-state.js";
-import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../../errors/messages.js";
-import { alreadyExists, unavailable } from "../../../errors/status.js";
-import { findPurchaseRequest, type PurchaseRequestRecord } from "../../../store/purchase-opening.js";
-import { endPurchase, findPurchase, recordTransId } from "../../../store/purchases.js";
-import { markKeyRejected } from "../../../usecases/key-rejected.js";
-import { orderRefOf } from "../../../usecases/order-ref.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { repeatedBeginAnswer } from "../../domain/purchase-state.js";
+import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../errors/messages.js";
+import { alreadyExists, unavailable } from "../../errors/status.js";
+import { findPurchaseRequest, type PurchaseRequestRecord } from "../../store/purchase-opening.js";
+import { endPurchase, findPurchase, recordTransId } from "../../store/purchases.js";
+import { markKeyRejected } from "../key-rejected.js";
+import { orderRefOf } from "../order-ref.js";
 import { answerOf } from "./open-order.js";
 import type { Openings } from "./openings.js";
 
