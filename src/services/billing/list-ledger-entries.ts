@@ -5,8 +5,8 @@ import {
   type ListLedgerEntriesResponse,
   ListLedgerEntriesResponseSchema,
 } from "../../../gen/encore/billing/v1/billing_service_pb.js";
-import { listLedgerEntries } from "../../store/ledger.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listLedgerEntries } from "../../store/ledger.js";
 import { loadProject } from "../hosting/project-access.js";
 import { listPage } from "../list-page.js";
 import { toLedgerEntry } from "./billing-mapper.js";
@@ -15,12 +15,7 @@ import { parseLedgerFilter } from "./ledger-filter.js";
 /** ListLedgerEntries: a project's ledger, newest first, optionally filtered by type and time. */
 export function createListLedgerEntries(deps: ServiceDeps) {
   return async (request: ListLedgerEntriesRequest, ctx: HandlerContext): Promise<ListLedgerEntriesResponse> => {
-    const project = await loadProject(deps, {
-      ctx,
-      permission: "billing.ledgerEntries.list",
-      text: request.parent,
-      field: "parent",
-    });
+    const project = await loadProject(deps, ctx, "billing.ledgerEntries.list", request.parent, "parent");
     const filter = parseLedgerFilter(request.filter);
     const page = await listPage(deps, request, {
       // A token is good only for the list (project and filter) that issued it.

@@ -5,8 +5,8 @@ import {
   type ListResourcesResponse,
   ListResourcesResponseSchema,
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { failingRegions, listResources } from "../../store/resources.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { failingRegions, listResources } from "../../store/resources.js";
 import { listById } from "../list-page.js";
 import { toResource } from "./hosting-mapper.js";
 import { loadProject } from "./project-access.js";
@@ -17,12 +17,7 @@ import { loadProject } from "./project-access.js";
  */
 export function createListResources(deps: ServiceDeps) {
   return async (request: ListResourcesRequest, ctx: HandlerContext): Promise<ListResourcesResponse> => {
-    const project = await loadProject(deps, {
-      ctx,
-      permission: "project.resources.list",
-      text: request.parent,
-      field: "parent",
-    });
+    const project = await loadProject(deps, ctx, "project.resources.list", request.parent, "parent");
     const unreachable = await failingRegions(deps.db);
     const page = await listById(deps, request, {
       scope: `resources:${project.id}`,
