@@ -5,8 +5,8 @@ import {
   type ListGamesResponse,
   ListGamesResponseSchema,
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { listGames } from "../../store/game-records.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listGames } from "../../store/game-records.js";
 import { listById } from "../list-page.js";
 import { authorizeParent } from "../management-access.js";
 import { toGame } from "./hosting-mapper.js";
@@ -17,7 +17,7 @@ export function createListGames(deps: ServiceDeps) {
     const accountId = authorizeParent(ctx, "hosting.games.list", request.parent);
     const page = await listById(deps, request, {
       scope: `games:${accountId}`,
-      load: ({ after, take }) => listGames(deps.db, { accountId, afterId: after, take }),
+      load: (page) => listGames(deps.db, accountId, page),
     });
     return create(ListGamesResponseSchema, { games: page.items.map(toGame), nextPageToken: page.nextPageToken });
   };

@@ -5,8 +5,8 @@ import {
   type ListProjectsResponse,
   ListProjectsResponseSchema,
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { listProjects } from "../../store/projects.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listProjects } from "../../store/projects.js";
 import { listById } from "../list-page.js";
 import { authorizeParent } from "../management-access.js";
 import { toProject } from "./hosting-mapper.js";
@@ -17,7 +17,7 @@ export function createListProjects(deps: ServiceDeps) {
     const accountId = authorizeParent(ctx, "project.projects.list", request.parent);
     const page = await listById(deps, request, {
       scope: `projects:${accountId}`,
-      load: ({ after, take }) => listProjects(deps.db, { accountId, afterId: after, take }),
+      load: (page) => listProjects(deps.db, accountId, page),
     });
     return create(ListProjectsResponseSchema, {
       projects: page.items.map(toProject),

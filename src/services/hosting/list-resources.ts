@@ -21,8 +21,7 @@ export function createListResources(deps: ServiceDeps) {
     const unreachable = await failingRegions(deps.db);
     const page = await listById(deps, request, {
       scope: `resources:${project.id}`,
-      load: ({ after, take }) =>
-        listResources(deps.db, { projectId: project.id, skipRegions: unreachable, afterId: after, take }),
+      load: (page) => listResources(deps.db, { projectId: project.id, skipRegions: unreachable, page }),
     });
     return create(ListResourcesResponseSchema, {
       resources: page.items.map((row) => toResource(project.accountId, row)),

@@ -5,8 +5,8 @@ import {
   type ListDistributorLinksResponse,
   ListDistributorLinksResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { listLinks } from "../../../store/links.js";
 import type { ServiceDeps } from "../../../core/deps.js";
+import { listLinks } from "../../../store/links.js";
 import { listPage } from "../../list-page.js";
 import { authorizeParent } from "../../management-access.js";
 import { toDistributorLink } from "./link-mapper.js";
@@ -17,7 +17,7 @@ export function createListDistributorLinks(deps: ServiceDeps) {
     const accountId = authorizeParent(ctx, "encore.links.list", request.parent);
     const page = await listPage(deps, request, {
       scope: `distributorLinks:${accountId}`,
-      load: (next) => listLinks(deps.db, { accountId, ...next }),
+      load: (next) => listLinks(deps.db, accountId, next),
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListDistributorLinksResponseSchema, {

@@ -20,7 +20,7 @@ export function createListSettlements(deps: ServiceDeps) {
     const { name } = target;
     const page = await listPage(deps, request, {
       scope: `settlements:${link.id}`,
-      load: (next) => listSettlements(deps.db, { linkId: link.id, ...next }),
+      load: (next) => listSettlements(deps.db, link.id, next),
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListSettlementsResponseSchema, {

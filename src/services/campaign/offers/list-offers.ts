@@ -5,8 +5,8 @@ import {
   type ListOffersResponse,
   ListOffersResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { listOffers } from "../../../store/offers.js";
 import type { ServiceDeps } from "../../../core/deps.js";
+import { listOffers } from "../../../store/offers.js";
 import { listPage } from "../../list-page.js";
 import { loadParentCampaign } from "../../management-access.js";
 import { toOffer } from "./offer-mapper.js";
@@ -17,7 +17,7 @@ export function createListOffers(deps: ServiceDeps) {
     const name = await loadParentCampaign(deps, ctx, "encore.offers.list", request.parent);
     const page = await listPage(deps, request, {
       scope: `offers:${name.campaignId}`,
-      load: (next) => listOffers(deps.db, { campaignId: name.campaignId, ...next }),
+      load: (next) => listOffers(deps.db, name.campaignId, next),
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListOffersResponseSchema, {
