@@ -4,10 +4,9 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { DeleteApiKeyRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
-import { notFound } from "../../errors/status.js";
 import { deleteApiKey } from "../../store/api-keys.js";
 import { authorizeName } from "../management-access.js";
-import { refuseLastOwner } from "./last-owner.js";
+import { ownerGuardedValue } from "./last-owner.js";
 
 const apiKeyNotFound = (name: string) => `API key "${name}" not found.`;
 
@@ -20,9 +19,7 @@ export function createDeleteApiKey(deps: ServiceDeps) {
     const key = authorizeName(ctx, "account.apiKeys.delete", resources.apiKey, request.name, {
       missing: apiKeyNotFound,
     });
-    const outcome = await deleteApiKey(deps.db, key.name.accountId, key.name.apiKeyId);
-    if (outcome.kind === "absent") throw notFound(key.message);
-    if (outcome.kind === "lastOwner") throw refuseLastOwner(deps, request.name);
+    ownerGuardedValue(deps, await deleteApiKey(deps.db, key.name.accountId, key.name.apiKeyId), key);
     return create(EmptySchema);
   };
 }

@@ -4,10 +4,9 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { DeleteMemberRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
-import { notFound } from "../../errors/status.js";
 import { deleteMember } from "../../store/members.js";
 import { authorizeName } from "../management-access.js";
-import { refuseLastOwner } from "./last-owner.js";
+import { ownerGuardedValue } from "./last-owner.js";
 import { memberNotFound } from "./update-member.js";
 
 /**
@@ -19,9 +18,7 @@ export function createDeleteMember(deps: ServiceDeps) {
     const member = authorizeName(ctx, "account.members.delete", resources.member, request.name, {
       missing: memberNotFound,
     });
-    const outcome = await deleteMember(deps.db, member.name.accountId, member.name.memberId);
-    if (outcome.kind === "absent") throw notFound(member.message);
-    if (outcome.kind === "lastOwner") throw refuseLastOwner(deps, request.name);
+    ownerGuardedValue(deps, await deleteMember(deps.db, member.name.accountId, member.name.memberId), member);
     return create(EmptySchema);
   };
 }

@@ -2,11 +2,11 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { Member, UpdateMemberRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
-import { invalidArgument, notFound } from "../../errors/status.js";
+import { invalidArgument } from "../../errors/status.js";
 import { findMember, updateMemberRole } from "../../store/members.js";
 import { authorizeName, loadAuthorized } from "../management-access.js";
 import { readRole, toMember } from "./account-mapper.js";
-import { refuseLastOwner } from "./last-owner.js";
+import { ownerGuardedValue } from "./last-owner.js";
 
 export const memberNotFound = (name: string) => `Member "${name}" not found.`;
 
@@ -35,8 +35,6 @@ export function createUpdateMember(deps: ServiceDeps) {
       throw invalidArgument('"member.email" is immutable.');
     }
     const outcome = await updateMemberRole(deps.db, { accountId, id: memberId, role });
-    if (outcome.kind === "absent") throw notFound(member.message);
-    if (outcome.kind === "lastOwner") throw refuseLastOwner(deps, input.name);
-    return toMember(outcome.value);
+    return toMember(ownerGuardedValue(deps, outcome, member));
   };
 }

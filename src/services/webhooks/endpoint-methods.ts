@@ -29,7 +29,7 @@ import {
   type WebhookEndpointChanges,
 } from "../../store/webhook-endpoints.js";
 import { newSigningSecret } from "../../usecases/webhooks/signature.js";
-import { listById } from "../list-page.js";
+import { listAccountPage } from "../list-page.js";
 import { authorizeName, authorizeParent, loadAuthorized } from "../management-access.js";
 import { checkDescription, checkEventTypes, checkWebhookUrl } from "./endpoint-input.js";
 import { toWebhookEndpoint } from "./webhook-mapper.js";
@@ -88,10 +88,10 @@ export function createCreateWebhookEndpoint(deps: ServiceDeps) {
 
 export function createListWebhookEndpoints(deps: ServiceDeps) {
   return async (request: ListWebhookEndpointsRequest, ctx: HandlerContext): Promise<ListWebhookEndpointsResponse> => {
-    const accountId = authorizeParent(ctx, "webhook.endpoints.list", request.parent);
-    const page = await listById(deps, request, {
-      scope: `webhookEndpoints:${accountId}`,
-      load: (next) => listWebhookEndpoints(deps.db, accountId, next),
+    const page = await listAccountPage(deps, ctx, request, {
+      permission: "webhook.endpoints.list",
+      scope: "webhookEndpoints",
+      load: listWebhookEndpoints,
     });
     return create(ListWebhookEndpointsResponseSchema, {
       webhookEndpoints: page.items.map((row) => toWebhookEndpoint(row)),
