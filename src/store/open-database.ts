@@ -65,6 +65,11 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   return database;
 }
 
+// Prisma's "minimal" error format: the raw message, which is all the log needs (no caller ever
+// sees a database error's text). The other formats capture the caller's stack on every query to
+// print its code frame, some 35 µs a statement (docs/performance.md, "Prisma Client's share").
+const ERROR_FORMAT = "minimal";
+
 // Each kind's driver is loaded only when used: a start loads one of the two (docs/performance.md).
 async function openPostgres(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
@@ -77,7 +82,7 @@ async function openPostgres(
   // Each connection prepares a statement text once under its name (docs/deploy.md,
   // DATABASE_PREPARED_STATEMENTS); off, every statement is unnamed, for PgBouncer.
   const adapter = new PrismaPg(pool, preparedStatements ? { statementNameGenerator: statementNames() } : {});
-  const prisma = new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, errorFormat: ERROR_FORMAT });
   return {
     kind: "postgres",
     prisma,
@@ -131,7 +136,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   const withData = loadDataDir ? { ...options, loadDataDir } : options;
   const lite = dataDir ? new PGlite(dataDir, withData) : new PGlite(withData);
   await lite.waitReady;
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite), errorFormat: ERROR_FORMAT });
   return {
     kind: "pglite",
     prisma,
