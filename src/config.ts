@@ -7,6 +7,10 @@ import type { WebhookAddressKind } from "./domain/webhook-address.js";
 const NOT_A_PORT = "must be a port number from 0 to 65535";
 const port = z.coerce.number({ error: NOT_A_PORT }).int(NOT_A_PORT).min(0, NOT_A_PORT).max(65535, NOT_A_PORT);
 const url = z.url();
+// Counts, intervals and timeouts: a whole number above zero, read from the variable's text.
+const positive = z.coerce.number().int().positive();
+// Whole numbers within bounds (percentages, retention days).
+const whole = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const optionalText = z.string().min(1).optional();
 const MAKE_A_KEY = "openssl rand -base64 32";
 const is32Bytes = (value: string) => Buffer.from(value, "base64").length === 32;
@@ -71,7 +75,7 @@ const schema = z
     STEAM_STORE_URL: url.default("https://store.steampowered.com"),
     // Steam's OpenID 2.0 provider, where players sign in to fund from the web (reference 11).
     STEAM_OPENID_URL: z.url({ protocol: /^https?$/ }).default("https://steamcommunity.com/openid/login"),
-    STEAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    STEAM_TIMEOUT_MS: positive.default(5000),
     ENCORE_MASTER_KEY: masterKey.optional(),
     // During a master key rotation (docs/deploy.md): the key publisher keys may still be sealed
     // under; it opens and verifies, never seals or signs.
@@ -87,23 +91,19 @@ const schema = z
     TLS_CERT_FILE: optionalText,
     TLS_KEY_FILE: optionalText,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    STOREFRONT_SHARE_PERCENT: z.coerce.number().int().min(0).max(99).default(30),
+    STOREFRONT_SHARE_PERCENT: whole(0, 99).default(30),
     // How long funding:get and offers:list answer a campaign key from the same read (0: never).
-    PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    PUBLIC_READ_CACHE_MS: whole(0, 60_000).default(1000),
     // Campaign verification (spec 3.2): time between passes over campaigns in VERIFYING; a
     // create or retry in this process also starts one at once.
-    VERIFICATION_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+    VERIFICATION_INTERVAL_MS: positive.default(30_000),
     // Settlement sweeper (spec 3.1, DESIGN 3): how often it sweeps; how long after begin a
     // purchase nobody completed is settled by it (also how long before it looks at one again);
     // how long an unapproved order stays open before it is cancelled. Approved orders are thus
     // settled within settle-after + interval (default 90 s: "within a couple of minutes").
-    SETTLEMENT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
-    SETTLEMENT_SETTLE_AFTER_MS: z.coerce.number().int().positive().default(60_000),
-    SETTLEMENT_CANCEL_AFTER_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(15 * 60_000),
+    SETTLEMENT_SWEEP_INTERVAL_MS: positive.default(30_000),
+    SETTLEMENT_SETTLE_AFTER_MS: positive.default(60_000),
+    SETTLEMENT_CANCEL_AFTER_MS: positive.default(15 * 60_000),
     // Reconciliation with the platform's report: time between passes over each
     // distributor link; Valve asks for at least one a day and accepts one a minute.
     RECONCILIATION_INTERVAL_MS: z.coerce
@@ -114,25 +114,22 @@ const schema = z
     // The operator's fraud signal: a link whose credit reversed over the last
     // REVERSAL_RATE_WINDOW_DAYS reaches REVERSAL_FLAG_RATE_PERCENT of the credit it issued over
     // them is flagged in ListLinkReversals and `npm run admin -- list-link-reversals`.
-    REVERSAL_RATE_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-    REVERSAL_FLAG_RATE_PERCENT: z.coerce.number().int().min(1).max(100).default(5),
+    REVERSAL_RATE_WINDOW_DAYS: whole(1, 365).default(30),
+    REVERSAL_FLAG_RATE_PERCENT: whole(1, 100).default(5),
     // Rate limits (spec 8): per client socket address over every public call, and per campaign
     // key over purchases:begin, each as requests per window.
-    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
-    RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(600),
-    RATE_LIMIT_BEGIN_PER_CAMPAIGN: z.coerce.number().int().positive().default(600),
+    RATE_LIMIT_WINDOW_SECONDS: positive.default(60),
+    RATE_LIMIT_PER_ADDRESS: positive.default(600),
+    RATE_LIMIT_BEGIN_PER_CAMPAIGN: positive.default(600),
     // The campaign key ships in the game, so begins whose ticket the platform refused are
     // counted apart (docs/abuse-limits.md): per address (IPv6 /64), and per campaign key, past
     // which only addresses with a clean record are still checked with the platform.
-    RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: z.coerce.number().int().positive().default(10),
-    RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: z.coerce.number().int().positive().default(60),
+    RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: positive.default(10),
+    RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: positive.default(60),
     // Failed authentications per address (IPv6 /64) per window, past which every call that needs
     // a credential is 429 before any work (docs/abuse-limits.md "Failed authentication"); the
     // audit log then holds one event per address and window (docs/audit-log.md).
-    RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: z.coerce
-      .number()
-      .int()
-      .positive()
+    RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: positive
       .max(1_000_000, "must be at most 1000000 (an audit event's count is a 32-bit integer)")
       .default(30),
     // Slow and idle clients: a connection has HTTP_HEADERS_TIMEOUT_MS from accept to
@@ -141,22 +138,22 @@ const schema = z
     // stays HTTP_KEEP_ALIVE_TIMEOUT_MS and an HTTP/2 session HTTP2_IDLE_TIMEOUT_MS. Connections
     // over either cap are refused at accept. A response the client stops reading is dropped
     // after HTTP_SEND_TIMEOUT_MS in which not a byte of it went out.
-    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
-    HTTP2_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
-    HTTP_SEND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    HTTP_HEADERS_TIMEOUT_MS: positive.default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: positive.default(30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: positive.default(5_000),
+    HTTP2_IDLE_TIMEOUT_MS: positive.default(60_000),
+    HTTP_SEND_TIMEOUT_MS: positive.default(30_000),
     // After SIGTERM: how long calls in flight may take to finish before the process gives up
     // and exits 1. Whatever stops the process must wait longer (docs/deploy.md).
-    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+    SHUTDOWN_TIMEOUT_MS: positive.default(25_000),
     // docs/deploy.md "Replicas": proxies (addresses or CIDR ranges) whose connections open with a
     // PROXY protocol header naming the client; every other peer is its own client (spec 8).
     PROXY_PROTOCOL_FROM: z
       .string()
       .refine((list) => list.split(",").every(isAddressOrRange), "must list addresses or CIDR ranges (comma separated)")
       .optional(),
-    MAX_CONNECTIONS: z.coerce.number().int().positive().default(2_000),
-    MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+    MAX_CONNECTIONS: positive.default(2_000),
+    MAX_CONNECTIONS_PER_ADDRESS: positive.default(100),
     // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
     // name every method and money totals, for the operator's scraper only. "off": none.
     // Unset: 9464 with DATABASE_URL (production), off with the embedded database, so that two
@@ -191,36 +188,24 @@ const schema = z
         "must list name servers by address (ip, ipv4:port or [ipv6]:port, comma separated)",
       )
       .optional(),
-    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
-    WEBHOOK_DELIVERY_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
-    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
-    WEBHOOK_RETRY_MAX_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(6 * 60 * 60_000),
-    WEBHOOK_RETRY_WINDOW_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(3 * 24 * 60 * 60_000),
-    WEBHOOK_DISABLE_AFTER_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(3 * 24 * 60 * 60_000),
+    WEBHOOK_TIMEOUT_MS: positive.max(60_000).default(10_000),
+    WEBHOOK_DELIVERY_INTERVAL_MS: positive.default(1_000),
+    WEBHOOK_RETRY_BASE_MS: positive.default(30_000),
+    WEBHOOK_RETRY_MAX_MS: positive.default(6 * 60 * 60_000),
+    WEBHOOK_RETRY_WINDOW_MS: positive.default(3 * 24 * 60 * 60_000),
+    WEBHOOK_DISABLE_AFTER_MS: positive.default(3 * 24 * 60 * 60_000),
     // docs/webhooks.md "Fairness": attempts one replica runs at once; attempts one endpoint and
     // one account may have in flight across every replica; endpoints an account may have;
     // redeliveries an endpoint may queue an hour.
-    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().positive().max(1_000).default(32),
-    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
-    WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().positive().default(8),
-    WEBHOOK_ENDPOINTS_PER_ACCOUNT: z.coerce.number().int().positive().max(1_000).default(16),
-    WEBHOOK_REDELIVERIES_PER_HOUR: z.coerce.number().int().positive().default(100),
+    WEBHOOK_DELIVERY_CONCURRENCY: positive.max(1_000).default(32),
+    WEBHOOK_ENDPOINT_CONCURRENCY: positive.default(4),
+    WEBHOOK_ACCOUNT_CONCURRENCY: positive.default(8),
+    WEBHOOK_ENDPOINTS_PER_ACCOUNT: positive.max(1_000).default(16),
+    WEBHOOK_REDELIVERIES_PER_HOUR: positive.default(100),
     // Finished webhook events older than this are deleted by the webhook purge job.
-    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
+    WEBHOOK_RETENTION_DAYS: whole(1, 36_500).default(30),
     // Audit events older than this are deleted by the audit purge job.
-    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+    AUDIT_RETENTION_DAYS: whole(1, 36_500).default(400),
   })
   .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, {
     message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
@@ -292,14 +277,7 @@ export interface Config {
   settlement: { intervalMs: number; settleAfterMs: number; cancelAfterMs: number };
   reconciliationIntervalMs: number;
   reversalFlag: { windowDays: number; ratePercent: number };
-  rateLimit: {
-    windowSeconds: number;
-    perAddress: number;
-    beginPerCampaign: number;
-    failedTicketsPerAddress: number;
-    failedTicketsPerCampaign: number;
-    failedAuthPerAddress: number;
-  };
+  rateLimit: RateLimitSettings;
   connections: {
     /** From accept to the first request's headers (TLS handshake and HTTP/2 preface included). */
     headersTimeoutMs: number;
@@ -327,6 +305,21 @@ export interface Config {
   webhooks: WebhookConfig;
   /** How long audit events are kept (docs/audit-log.md). */
   auditRetentionDays: number;
+}
+
+/** Spec 8's rate limits, each as calls per window. */
+export interface RateLimitSettings {
+  windowSeconds: number;
+  /** Public calls per client address per window. */
+  perAddress: number;
+  /** purchases:begin per campaign key per window whose player the platform vouched for. */
+  beginPerCampaign: number;
+  /** Refused tickets (and begins awaiting their check) per address per window. */
+  failedTicketsPerAddress: number;
+  /** Refused tickets per campaign key per window before addresses that failed are refused. */
+  failedTicketsPerCampaign: number;
+  /** Failed authentications per address (IPv6 /64) per window, before its every credential is refused. */
+  failedAuthPerAddress: number;
 }
 
 export interface WebhookConfig {

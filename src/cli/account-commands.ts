@@ -2,7 +2,14 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Command } from "commander";
 import { ListAccountsResponseSchema, SessionSchema } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import { resources } from "../domain/resource-names.js";
-import { type CliEnvironment, commandContext, parseCount } from "./cli-context.js";
+import {
+  type CliEnvironment,
+  commandContext,
+  listCommand,
+  type PagingOptions,
+  pageRequest,
+  parseCount,
+} from "./cli-context.js";
 import { emit, listLines, messageJson } from "./output.js";
 
 /** create-account, list-accounts, create-session. */
@@ -26,14 +33,11 @@ export function addAccountCommands(program: Command, environment: CliEnvironment
       ]);
     });
 
-  program
-    .command("list-accounts")
+  listCommand(program, "list-accounts", "accounts")
     .description("list every account")
-    .option("--page-size <n>", "at most this many", parseCount)
-    .option("--page-token <token>", "from a previous page")
-    .action(async (options: { pageSize?: number; pageToken?: string }, command: Command) => {
+    .action(async (options: PagingOptions, command: Command) => {
       const { client, output } = commandContext(command, environment);
-      const page = await client.listAccounts({ pageSize: options.pageSize ?? 0, pageToken: options.pageToken ?? "" });
+      const page = await client.listAccounts(pageRequest(options));
       emit(output, messageJson(ListAccountsResponseSchema, page), () =>
         listLines(
           page.accounts.map((account) => `${account.name}\t${account.displayName}`),

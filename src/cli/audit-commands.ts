@@ -3,10 +3,10 @@ import { Code } from "@connectrpc/connect";
 import type { Command } from "commander";
 import { type AuditEvent, AuditEvent_ActorType } from "../../gen/encore/audit/v1/audit_service_pb.js";
 import { ListAllAuditEventsResponseSchema } from "../../gen/encore/operator/v1/operator_audit_service_pb.js";
-import { type CliEnvironment, commandContext, parseCount } from "./cli-context.js";
+import { type CliEnvironment, commandContext, listCommand, type PagingOptions, pageRequest } from "./cli-context.js";
 import { emit, listLines, messageJson } from "./output.js";
 
-interface ListOptions {
+interface ListOptions extends PagingOptions {
   /** An account's name, or false (`--no-account`) for events of no account. */
   account?: string | false;
   resource?: string;
@@ -14,14 +14,11 @@ interface ListOptions {
   method?: string;
   since?: string;
   before?: string;
-  pageSize?: number;
-  pageToken?: string;
 }
 
 /** list-audit-events: every account's audit log, newest first. */
 export function addAuditCommands(program: Command, environment: CliEnvironment): void {
-  program
-    .command("list-audit-events")
+  listCommand(program, "list-audit-events", "events")
     .description("the audit log: every write through the API and every failed authentication, newest first")
     .option("--account <name>", "only this account's: accounts/{account}")
     .option("--no-account", "only events of no account (service-wide operator calls, failed authentications)")
@@ -30,15 +27,9 @@ export function addAuditCommands(program: Command, environment: CliEnvironment):
     .option("--method <rpc>", "only this RPC, e.g. encore.campaign.v1.CampaignService/UpdateCampaign")
     .option("--since <time>", "only events at or after this RFC 3339 time")
     .option("--before <time>", "only events before this RFC 3339 time")
-    .option("--page-size <n>", "events per page", parseCount)
-    .option("--page-token <token>", "the next page")
     .action(async (options: ListOptions, command: Command) => {
       const { audit, output } = commandContext(command, environment);
-      const page = await audit.listAllAuditEvents({
-        filter: auditFilter(options),
-        pageSize: options.pageSize ?? 0,
-        pageToken: options.pageToken ?? "",
-      });
+      const page = await audit.listAllAuditEvents({ filter: auditFilter(options), ...pageRequest(options) });
       emit(output, messageJson(ListAllAuditEventsResponseSchema, page), () =>
         listLines(page.auditEvents.map(auditLine), "no audit events", page.nextPageToken),
       );

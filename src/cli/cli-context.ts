@@ -36,6 +36,24 @@ export function commandContext(command: Command, environment: CliEnvironment): C
   };
 }
 
+/** A List command, with its paging options; `rows` names what its pages hold. */
+export function listCommand(program: Command, name: string, rows: string): Command {
+  return program
+    .command(name)
+    .option("--page-size <n>", `${rows} per page`, parseCount)
+    .option("--page-token <token>", "the next page (a previous page names it)");
+}
+
+export interface PagingOptions {
+  pageSize?: number;
+  pageToken?: string;
+}
+
+/** A List request's paging fields from the command's options (0 and "": the service's default, the first page). */
+export function pageRequest(options: PagingOptions): { pageSize: number; pageToken: string } {
+  return { pageSize: options.pageSize ?? 0, pageToken: options.pageToken ?? "" };
+}
+
 /** A whole number option (page sizes, lifetimes). */
 export function parseCount(text: string): number {
   if (!/^[0-9]{1,9}$/.test(text)) throw new Error(`"${text}" is not a whole number.`);

@@ -7,7 +7,7 @@ import {
   ReconciliationSchema,
 } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import { resources } from "../domain/resource-names.js";
-import { type CliEnvironment, commandContext, parseCount } from "./cli-context.js";
+import { type CliEnvironment, commandContext, listCommand, type PagingOptions, pageRequest } from "./cli-context.js";
 import { formatMoney } from "./dollars.js";
 import { emit, listLines, messageJson } from "./output.js";
 
@@ -26,19 +26,12 @@ export function addReconciliationCommands(program: Command, environment: CliEnvi
       ]);
     });
 
-  program
-    .command("list-link-reversals")
+  listCommand(program, "list-link-reversals", "links")
     .description("distributor links with their reversals and reversal rate; FLAGGED past the operator's threshold")
     .option("--flagged", "only flagged links")
-    .option("--page-size <n>", "links per page", parseCount)
-    .option("--page-token <token>", "the next page")
-    .action(async (options: { flagged?: boolean; pageSize?: number; pageToken?: string }, command: Command) => {
+    .action(async (options: PagingOptions & { flagged?: boolean }, command: Command) => {
       const { client, output } = commandContext(command, environment);
-      const page = await client.listLinkReversals({
-        flaggedOnly: options.flagged === true,
-        pageSize: options.pageSize ?? 0,
-        pageToken: options.pageToken ?? "",
-      });
+      const page = await client.listLinkReversals({ flaggedOnly: options.flagged === true, ...pageRequest(options) });
       emit(output, messageJson(ListLinkReversalsResponseSchema, page), () => [
         `over ${page.windowDays} days, flagged at ${page.flagRatePercent}%:`,
         ...listLines(
@@ -55,21 +48,14 @@ export function addReconciliationCommands(program: Command, environment: CliEnvi
       ]);
     });
 
-  program
-    .command("list-reconciliation-findings")
+  listCommand(program, "list-reconciliation-findings", "findings")
     .description(
       "why reconciliation changed the books (credited from the report; settled and taken back, nothing owed)",
     )
     .option("--link <name>", `only this link: ${resources.link.pattern}`)
-    .option("--page-size <n>", "findings per page", parseCount)
-    .option("--page-token <token>", "the next page")
-    .action(async (options: { link?: string; pageSize?: number; pageToken?: string }, command: Command) => {
+    .action(async (options: PagingOptions & { link?: string }, command: Command) => {
       const { client, output } = commandContext(command, environment);
-      const page = await client.listReconciliationFindings({
-        link: options.link ?? "",
-        pageSize: options.pageSize ?? 0,
-        pageToken: options.pageToken ?? "",
-      });
+      const page = await client.listReconciliationFindings({ link: options.link ?? "", ...pageRequest(options) });
       emit(output, messageJson(ListReconciliationFindingsResponseSchema, page), () =>
         listLines(
           page.reconciliationFindings.map(

@@ -2,26 +2,20 @@ import type { Command } from "commander";
 import { Campaign_State, CampaignSchema } from "../../gen/encore/campaign/v1/campaign_pb.js";
 import { ListReviewsResponseSchema } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import { resources } from "../domain/resource-names.js";
-import { type CliEnvironment, commandContext, parseCount } from "./cli-context.js";
+import { type CliEnvironment, commandContext, listCommand, type PagingOptions, pageRequest } from "./cli-context.js";
 import { emit, listLines, messageJson } from "./output.js";
 
 const DECISIONS = ["IN_REVIEW", "VERIFIED", "DECLINED", "REVOKED"] as const;
 
 /** list-reviews, decide-campaign. */
 export function addReviewCommands(program: Command, environment: CliEnvironment): void {
-  program
-    .command("list-reviews")
+  listCommand(program, "list-reviews", "campaigns")
     .description("list campaigns of every account in a state (NEEDS_REVIEW unless --state)")
     .option("--state <state>", "a Campaign.State, e.g. NEEDS_REVIEW, IN_REVIEW, VERIFIED")
-    .option("--page-size <n>", "at most this many", parseCount)
-    .option("--page-token <token>", "from a previous page")
-    .action(async (options: { state?: string; pageSize?: number; pageToken?: string }, command: Command) => {
+    .action(async (options: PagingOptions & { state?: string }, command: Command) => {
       const { client, output } = commandContext(command, environment);
-      const page = await client.listReviews({
-        filter: options.state ? `state = "${options.state}"` : "",
-        pageSize: options.pageSize ?? 0,
-        pageToken: options.pageToken ?? "",
-      });
+      const filter = options.state ? `state = "${options.state}"` : "";
+      const page = await client.listReviews({ filter, ...pageRequest(options) });
       emit(output, messageJson(ListReviewsResponseSchema, page), () =>
         listLines(
           page.campaigns.map(

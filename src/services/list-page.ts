@@ -1,6 +1,10 @@
+import type { HandlerContext } from "@connectrpc/connect";
 import type { ServiceDeps } from "../core/deps.js";
 import { type Page, type PageCursor, readPageSize } from "../core/page-token.js";
+import type { Permission } from "../domain/permissions.js";
 import type { IdPage } from "../store/id-page.js";
+import type { Db } from "../store/open-database.js";
+import { authorizeParent } from "./management-access.js";
 
 // Every List method pages the same way (AIP-158): the page size read, the token decoded for the
 // list's scope, one row more than the page read to learn whether another page follows, and the
@@ -41,5 +45,29 @@ export function listById<Row extends { id: string }>(
     scope: list.scope,
     load: ({ after, take }) => list.load({ take, after: after?.[0] }),
     cursorOf: (row) => [row.id],
+  });
+}
+
+export interface AccountList<Row> {
+  permission: Permission;
+  /** The list's name in its page tokens; the account is added to it. */
+  scope: string;
+  /** One page of the account's rows in id order. */
+  load(db: Db, accountId: string, page: IdPage): Promise<Row[]>;
+  /** Words the NOT_FOUND (the account service names the account in its own words). */
+  missing?: (name: string) => string;
+}
+
+/** One page of a `parent` account's resources in id order, once the caller may list them there. */
+export function listAccountPage<Row extends { id: string }>(
+  deps: Pick<ServiceDeps, "pageTokens" | "db">,
+  ctx: HandlerContext,
+  request: ListRequest & { parent: string },
+  list: AccountList<Row>,
+): Promise<Page<Row>> {
+  const accountId = authorizeParent(ctx, list.permission, request.parent, list.missing);
+  return listById(deps, request, {
+    scope: `${list.scope}:${accountId}`,
+    load: (page) => list.load(deps.db, accountId, page),
   });
 }

@@ -21,27 +21,40 @@ export function notFoundMessage(name: string): string {
   return `${name} was not found.`;
 }
 
-export interface Access<T extends { accountId: string }> {
-  ctx: HandlerContext;
-  permission: Permission;
-  /** The parsed name. */
+/** A name the caller may act on: parsed, and the caller authorized in its account. */
+export interface Authorized<T> {
   name: T;
-  /** The name as the caller wrote it, for the message. */
+  /** The name as the caller wrote it (a refusal's subject). */
   text: string;
+  /** The NOT_FOUND words, the same for a missing permission and a missing resource. */
+  message: string;
 }
 
 /**
- * Authorizes, then loads the resource; NOT_FOUND in both failures with the same words, so
- * nobody learns which resources exist.
+ * `text` read as a `resource` name from the request's `field`, then the caller's `permission`
+ * in its account checked; `missing` words the NOT_FOUND (the account service names its
+ * resources in its own words).
  */
-export async function loadAuthorized<T extends { accountId: string }, R>(
-  access: Access<T>,
+export function authorizeName<T extends { accountId: string }>(
+  ctx: HandlerContext,
+  permission: Permission,
+  resource: ResourcePattern<T>,
+  text: string,
+  options: { field?: string; missing?: (name: string) => string } = {},
+): Authorized<T> {
+  const name = readName(resource, text, options.field ?? "name");
+  const message = (options.missing ?? notFoundMessage)(text);
+  authorize(ctx, permission, name.accountId, message);
+  return { name, text, message };
+}
+
+/** The authorized resource, loaded; NOT_FOUND in the very words of a missing permission. */
+export async function loadAuthorized<T, R>(
+  authorized: Authorized<T>,
   load: (name: T) => Promise<R | null | undefined>,
 ): Promise<R> {
-  const message = notFoundMessage(access.text);
-  authorize(access.ctx, access.permission, access.name.accountId, message);
-  const row = await load(access.name);
-  if (row === null || row === undefined) throw notFound(message);
+  const row = await load(authorized.name);
+  if (row === null || row === undefined) throw notFound(authorized.message);
   return row;
 }
 
@@ -55,9 +68,7 @@ export function authorizeParent(
   parent: string,
   missing: (name: string) => string = notFoundMessage,
 ): string {
-  const { accountId } = readName(resources.account, parent, "parent");
-  authorize(ctx, permission, accountId, missing(parent));
-  return accountId;
+  return authorizeName(ctx, permission, resources.account, parent, { field: "parent", missing }).name.accountId;
 }
 
 /** A `parent` campaign that exists and the caller holds `permission` on (offers, purchases). */
@@ -67,8 +78,8 @@ export function loadParentCampaign(
   permission: Permission,
   parent: string,
 ): Promise<CampaignName> {
-  const name = readName(resources.campaign, parent, "parent");
-  return loadAuthorized({ ctx, permission, name, text: parent }, async (n) =>
+  const campaign = authorizeName(ctx, permission, resources.campaign, parent, { field: "parent" });
+  return loadAuthorized(campaign, async (n) =>
     (await campaignExists(deps.db, n.accountId, n.campaignId)) ? n : undefined,
   );
 }

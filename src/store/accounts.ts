@@ -1,6 +1,6 @@
 import { type ApiKeyRow, apiKeyColumns } from "./api-keys.js";
 import type { DbClient } from "./db-client.js";
-import { afterId, type IdPage } from "./id-page.js";
+import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
 
 // Accounts: created by the operator, each with its first owner API key.
@@ -22,8 +22,8 @@ export function findAccount(db: DbClient, id: string): Promise<AccountRow | null
   return db.account.findUnique({ where: { id }, select: accountColumns });
 }
 
-export function listAccounts(db: DbClient, { take, after }: IdPage): Promise<AccountRow[]> {
-  return db.account.findMany({ where: afterId(after), select: accountColumns, orderBy: { id: "asc" }, take });
+export function listAccounts(db: DbClient, page: IdPage): Promise<AccountRow[]> {
+  return db.account.findMany({ ...idPageQuery({}, page), select: accountColumns });
 }
 
 /** The account a request id created, or null. */

@@ -1,7 +1,7 @@
 import type { Role } from "../domain/permissions.js";
 import { guardLastOwner, type OwnerGuarded } from "./account-owners.js";
 import type { DbClient } from "./db-client.js";
-import { afterId, type IdPage } from "./id-page.js";
+import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
 
 // API keys: only the SHA-256 of a secret is kept (the secret is shown once, at creation).
@@ -32,13 +32,8 @@ export function insertApiKey(db: DbClient, key: NewApiKey): Promise<ApiKeyRow> {
   return db.apiKey.create({ data: key, select: apiKeyColumns });
 }
 
-export function listApiKeys(db: DbClient, accountId: string, { take, after }: IdPage): Promise<ApiKeyRow[]> {
-  return db.apiKey.findMany({
-    where: { accountId, ...afterId(after) },
-    select: apiKeyColumns,
-    orderBy: { id: "asc" },
-    take,
-  });
+export function listApiKeys(db: DbClient, accountId: string, page: IdPage): Promise<ApiKeyRow[]> {
+  return db.apiKey.findMany({ ...idPageQuery({ accountId }, page), select: apiKeyColumns });
 }
 
 /** The key whose secret hashes to `keyHash`, in any account: who a bearer token is (authenticate.ts). */

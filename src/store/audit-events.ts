@@ -76,24 +76,6 @@ export async function countFailedAuthentication(
     ON CONFLICT (address_group, window_start) DO UPDATE SET call_count = audit_events.call_count + 1`;
 }
 
-interface RawAuditEvent {
-  id: string;
-  account_id: string | null;
-  actor_type: AuditActorType;
-  actor: string;
-  session_id: string | null;
-  method: string;
-  resource: string;
-  changed_fields: string[] | null;
-  request: Prisma.JsonValue;
-  address: string;
-  request_id: string;
-  code: number;
-  create_time: Date;
-  call_count: number;
-  cursor_time: string;
-}
-
 export async function listAuditEvents(db: DbClient, query: AuditEventQuery): Promise<AuditEventRow[]> {
   const conditions: Prisma.Sql[] = [];
   if (query.accountId === null) conditions.push(Prisma.sql`account_id IS NULL`);
@@ -107,31 +89,16 @@ export async function listAuditEvents(db: DbClient, query: AuditEventQuery): Pro
     conditions.push(Prisma.sql`(create_time, id) < (${query.after[0]}::timestamptz, ${query.after[1]})`);
   }
   const where = conditions.length === 0 ? Prisma.sql`TRUE` : Prisma.join(conditions, " AND ");
-  const rows = await db.$queryRaw<RawAuditEvent[]>`
-    SELECT id, account_id, actor_type::text AS actor_type, actor, session_id, method, resource, changed_fields,
-           request, address, request_id, code, create_time, call_count,
-           to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
+  const rows = await db.$queryRaw<(Omit<AuditEventRow, "cursor"> & { cursorTime: string })[]>`
+    SELECT id, account_id AS "accountId", actor_type::text AS "actorType", actor, session_id AS "sessionId", method,
+           resource, COALESCE(changed_fields, '{}') AS "changedFields", request, address, request_id AS "requestId",
+           code, create_time AS "createTime", call_count AS "callCount",
+           to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorTime"
       FROM audit_events
      WHERE ${where}
      ORDER BY create_time DESC, id DESC
      LIMIT ${query.take}`;
-  return rows.map((row) => ({
-    id: row.id,
-    accountId: row.account_id,
-    actorType: row.actor_type,
-    actor: row.actor,
-    sessionId: row.session_id,
-    method: row.method,
-    resource: row.resource,
-    changedFields: row.changed_fields ?? [],
-    request: row.request,
-    address: row.address,
-    requestId: row.request_id,
-    code: row.code,
-    createTime: row.create_time,
-    callCount: row.call_count,
-    cursor: [row.cursor_time, row.id],
-  }));
+  return rows.map(({ cursorTime, ...row }) => ({ ...row, cursor: [cursorTime, row.id] }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { CampaignState, FundingVisibility } from "../../gen/prisma/enums.js";
 import type { DbClient } from "./db-client.js";
-import { keysetPage, type Paged } from "./keyset-page.js";
+import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
 import type { Db } from "./open-database.js";
 
@@ -116,12 +116,10 @@ export function findCampaign(db: DbClient, accountId: string, campaignId: string
   return db.campaign.findFirst({ where: { id: campaignId, accountId }, include: withLatestTransfer });
 }
 
-export interface CampaignListing {
+export interface CampaignListing extends KeysetPageRequest {
   /** One account's campaigns; every account's when undefined (the operator's review queue). */
   accountId?: string;
   state: CampaignState | undefined;
-  after: readonly string[] | undefined;
-  take: number;
 }
 
 /** Campaigns oldest first, in one account or all, in one state or any. */
@@ -129,16 +127,9 @@ export async function listCampaigns(db: Db, options: CampaignListing): Promise<P
   const scope: Prisma.Sql[] = [];
   if (options.accountId !== undefined) scope.push(Prisma.sql`account_id = ${options.accountId}`);
   if (options.state !== undefined) scope.push(Prisma.sql`state = ${options.state}::"CampaignState"`);
-  return keysetPage(
-    db,
-    {
-      table: "campaigns",
-      where: scope.length === 0 ? Prisma.sql`TRUE` : Prisma.join(scope, " AND "),
-      direction: "oldestFirst",
-      after: options.after,
-      take: options.take,
-    },
-    (ids) => db.campaign.findMany({ where: { id: { in: ids } }, include: withLatestTransfer }),
+  const where = scope.length === 0 ? Prisma.sql`TRUE` : Prisma.join(scope, " AND ");
+  return keysetPage(db, { table: "campaigns", where, direction: "oldestFirst" }, options, (ids) =>
+    db.campaign.findMany({ where: { id: { in: ids } }, include: withLatestTransfer }),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { DbClient } from "./db-client.js";
+import { type IdPage, idPageQuery } from "./id-page.js";
 
 // The host's record of a studio's games (encore.hosting.v1 Game).
 
@@ -18,13 +19,6 @@ export function findGame(db: DbClient, accountId: string, gameId: string): Promi
 }
 
 /** One page of an account's games in id order (ids are random, so this is stable, not meaningful). */
-export function listGames(
-  db: DbClient,
-  options: { accountId: string; afterId: string | undefined; take: number },
-): Promise<GameRow[]> {
-  return db.game.findMany({
-    where: { accountId: options.accountId, ...(options.afterId === undefined ? {} : { id: { gt: options.afterId } }) },
-    orderBy: { id: "asc" },
-    take: options.take,
-  });
+export function listGames(db: DbClient, accountId: string, page: IdPage): Promise<GameRow[]> {
+  return db.game.findMany(idPageQuery({ accountId }, page));
 }

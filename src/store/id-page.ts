@@ -1,4 +1,4 @@
-// Accounts, API keys and members page by id alone: ids sort in creation order
+// Accounts, API keys, members, webhook endpoints, games, projects and resources page by id alone: ids sort in creation order
 // (core/ids.ts), so the cursor is the last id of the previous page.
 
 export interface IdPage {
@@ -7,7 +7,11 @@ export interface IdPage {
   after: string | undefined;
 }
 
-/** The `where` part of a page that starts after `after`. */
-export function afterId(after: string | undefined): { id?: { gt: string } } {
-  return after === undefined ? {} : { id: { gt: after } };
+/** findMany's arguments for one page within `where`: the rows after `after`, in id order, at most `take`. */
+export function idPageQuery<Where extends object>(where: Where, { take, after }: IdPage) {
+  return {
+    where: { ...where, ...(after === undefined ? {} : { id: { gt: after } }) },
+    orderBy: { id: "asc" as const },
+    take,
+  };
 }

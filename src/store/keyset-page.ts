@@ -8,11 +8,15 @@ import type { Db } from "./open-database.js";
 /** The tables listed this way; a closed set, so no table name ever comes from a caller. */
 export type PagedTable = "distributor_links" | "settlements" | "campaigns" | "offers" | "purchases";
 
-export interface KeysetOptions {
+export interface KeysetList {
   table: PagedTable;
   /** The list's scope, e.g. Prisma.sql`account_id = ${accountId}`. */
   where: Prisma.Sql;
   direction: "oldestFirst" | "newestFirst";
+}
+
+/** Which page of a keyset list. */
+export interface KeysetPageRequest {
   /** [createTimeText, id] of the last row of the previous page. */
   after: readonly string[] | undefined;
   take: number;
@@ -24,8 +28,8 @@ export interface PageKey {
   createTimeText: string;
 }
 
-export async function pageKeys(db: Db, options: KeysetOptions): Promise<PageKey[]> {
-  const { table, where, direction, after, take } = options;
+async function pageKeys(db: Db, list: KeysetList, { after, take }: KeysetPageRequest): Promise<PageKey[]> {
+  const { table, where, direction } = list;
   const newest = direction === "newestFirst";
   const order = newest ? Prisma.sql`create_time DESC, id DESC` : Prisma.sql`create_time ASC, id ASC`;
   const afterCursor =
@@ -45,7 +49,7 @@ export async function pageKeys(db: Db, options: KeysetOptions): Promise<PageKey[
 export type Paged<T> = T & { pageCursor: readonly string[] };
 
 /** Rows loaded by id, put back in the page's order, each with its cursor. */
-export function inPageOrder<T extends { id: string }>(keys: readonly PageKey[], rows: readonly T[]): Paged<T>[] {
+function inPageOrder<T extends { id: string }>(keys: readonly PageKey[], rows: readonly T[]): Paged<T>[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return keys.flatMap((key) => {
     const row = byId.get(key.id);
@@ -56,9 +60,10 @@ export function inPageOrder<T extends { id: string }>(keys: readonly PageKey[], 
 /** One keyset page: its keys, then `load` reads those rows by id, returned in page order. */
 export async function keysetPage<T extends { id: string }>(
   db: Db,
-  options: KeysetOptions,
+  list: KeysetList,
+  page: KeysetPageRequest,
   load: (ids: string[]) => Promise<T[]>,
 ): Promise<Paged<T>[]> {
-  const keys = await pageKeys(db, options);
+  const keys = await pageKeys(db, list, page);
   return inPageOrder(keys, await load(keys.map((key) => key.id)));
 }

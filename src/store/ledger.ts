@@ -32,18 +32,6 @@ export interface LedgerQuery {
   take: number;
 }
 
-interface RawLedgerRow {
-  id: string;
-  type: LedgerType;
-  amount_nanos: bigint;
-  purchase_id: string | null;
-  campaign_id: string | null;
-  checkout_session_id: string | null;
-  resource_id: string | null;
-  create_time: Date;
-  cursor_time: string;
-}
-
 export async function listLedgerEntries(db: DbClient, query: LedgerQuery): Promise<LedgerRow[]> {
   const conditions = [Prisma.sql`l.project_id = ${query.projectId}`];
   if (query.type !== undefined) conditions.push(Prisma.sql`l.type = ${query.type}::"LedgerType"`);
@@ -52,25 +40,21 @@ export async function listLedgerEntries(db: DbClient, query: LedgerQuery): Promi
   if (query.after !== undefined) {
     conditions.push(Prisma.sql`(l.create_time, l.id) < (${query.after[0]}::timestamptz, ${query.after[1]})`);
   }
-  const rows = await db.$queryRaw<RawLedgerRow[]>`
-    SELECT l.id, l.type::text AS type, l.amount_nanos, COALESCE(l.purchase_id, l.reversal_id) AS purchase_id,
-           p.campaign_id, l.checkout_session_id, l.resource_id, l.create_time,
-           to_char(l.create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time
+  const rows = await db.$queryRaw<(Omit<LedgerRow, "cursor"> & { cursorTime: string })[]>`
+    SELECT l.id, l.type::text AS type, l.amount_nanos AS "amountNanos",
+           COALESCE(l.purchase_id, l.reversal_id) AS "purchaseId", p.campaign_id AS "campaignId",
+           l.checkout_session_id AS "checkoutSessionId", l.resource_id AS "resourceId", l.create_time AS "createTime",
+           to_char(l.create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorTime"
       FROM ledger_entries l
       LEFT JOIN purchases p ON p.id = COALESCE(l.purchase_id, l.reversal_id)
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY l.create_time DESC, l.id DESC
      LIMIT ${query.take}`;
-  return rows.map((row) => ({
-    id: row.id,
-    type: row.type,
-    amountNanos: BigInt(row.amount_nanos),
-    purchaseId: row.purchase_id,
-    campaignId: row.campaign_id,
-    checkoutSessionId: row.checkout_session_id,
-    resourceId: row.resource_id,
-    createTime: row.create_time,
-    cursor: [row.cursor_time, row.id],
+  // amount_nanos as a bigint, whatever number type the driver hands over.
+  return rows.map(({ cursorTime, ...row }) => ({
+    ...row,
+    amountNanos: BigInt(row.amountNanos),
+    cursor: [cursorTime, row.id],
   }));
 }
 

@@ -1,6 +1,6 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
-import { keysetPage, type Paged } from "./keyset-page.js";
+import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
 import { SETTINGS_ID } from "./settings.js";
 
@@ -75,21 +75,13 @@ export function findLink(
   return db.distributorLink.findFirst({ where: { id: linkId, accountId } });
 }
 
-export async function listLinks(
-  db: Db,
-  options: { accountId: string; after: readonly string[] | undefined; take: number },
-): Promise<Paged<LinkRow>[]> {
-  return keysetPage(
-    db,
-    {
-      table: "distributor_links",
-      where: Prisma.sql`account_id = ${options.accountId}`,
-      direction: "oldestFirst",
-      after: options.after,
-      take: options.take,
-    },
-    (ids) => db.distributorLink.findMany({ where: { id: { in: ids } } }),
-  );
+export function listLinks(db: Db, accountId: string, page: KeysetPageRequest): Promise<Paged<LinkRow>[]> {
+  const list = {
+    table: "distributor_links",
+    where: Prisma.sql`account_id = ${accountId}`,
+    direction: "oldestFirst",
+  } as const;
+  return keysetPage(db, list, page, (ids) => db.distributorLink.findMany({ where: { id: { in: ids } } }));
 }
 
 /** The app ids sold by campaigns on the link: a rotated key must still own every one (spec 4.6). */
@@ -180,19 +172,7 @@ export interface SettlementRow {
 }
 
 /** The link's settlements, newest first. */
-export async function listSettlements(
-  db: Db,
-  options: { linkId: string; after: readonly string[] | undefined; take: number },
-): Promise<Paged<SettlementRow>[]> {
-  return keysetPage(
-    db,
-    {
-      table: "settlements",
-      where: Prisma.sql`link_id = ${options.linkId}`,
-      direction: "newestFirst",
-      after: options.after,
-      take: options.take,
-    },
-    (ids) => db.settlement.findMany({ where: { id: { in: ids } } }),
-  );
+export function listSettlements(db: Db, linkId: string, page: KeysetPageRequest): Promise<Paged<SettlementRow>[]> {
+  const list = { table: "settlements", where: Prisma.sql`link_id = ${linkId}`, direction: "newestFirst" } as const;
+  return keysetPage(db, list, page, (ids) => db.settlement.findMany({ where: { id: { in: ids } } }));
 }

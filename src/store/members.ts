@@ -1,7 +1,7 @@
 import type { Role } from "../domain/permissions.js";
 import { guardLastOwner, type OwnerGuarded } from "./account-owners.js";
 import type { DbClient } from "./db-client.js";
-import { afterId, type IdPage } from "./id-page.js";
+import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
 
 // Members: users of an account by email, each with one role; sessions act as a member.
@@ -24,13 +24,8 @@ export function findMember(db: DbClient, accountId: string, id: string): Promise
   return db.member.findFirst({ where: { id, accountId }, select: memberColumns });
 }
 
-export function listMembers(db: DbClient, accountId: string, { take, after }: IdPage): Promise<MemberRow[]> {
-  return db.member.findMany({
-    where: { accountId, ...afterId(after) },
-    select: memberColumns,
-    orderBy: { id: "asc" },
-    take,
-  });
+export function listMembers(db: DbClient, accountId: string, page: IdPage): Promise<MemberRow[]> {
+  return db.member.findMany({ ...idPageQuery({ accountId }, page), select: memberColumns });
 }
 
 /** Gives a member a new role, unless that demotes the account's last owner (account-owners.ts). */

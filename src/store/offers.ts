@@ -1,6 +1,6 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import { violates } from "./constraint-violation.js";
-import { keysetPage, type Paged } from "./keyset-page.js";
+import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
 import type { Db } from "./open-database.js";
 
@@ -51,21 +51,9 @@ export function findOffer(
   });
 }
 
-export async function listOffers(
-  db: Db,
-  options: { campaignId: string; after: readonly string[] | undefined; take: number },
-): Promise<Paged<OfferRow>[]> {
-  return keysetPage(
-    db,
-    {
-      table: "offers",
-      where: Prisma.sql`campaign_id = ${options.campaignId}`,
-      direction: "oldestFirst",
-      after: options.after,
-      take: options.take,
-    },
-    (ids) => db.offer.findMany({ where: { id: { in: ids } } }),
-  );
+export function listOffers(db: Db, campaignId: string, page: KeysetPageRequest): Promise<Paged<OfferRow>[]> {
+  const list = { table: "offers", where: Prisma.sql`campaign_id = ${campaignId}`, direction: "oldestFirst" } as const;
+  return keysetPage(db, list, page, (ids) => db.offer.findMany({ where: { id: { in: ids } } }));
 }
 
 export interface OfferChanges {

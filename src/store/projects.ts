@@ -1,4 +1,5 @@
 import type { DbClient } from "./db-client.js";
+import { type IdPage, idPageQuery } from "./id-page.js";
 
 // Projects (encore.hosting.v1 Project): resources and the balance that pays for them. Campaign
 // projects are created with their campaign (store/campaigns.ts); these are the account's own.
@@ -41,16 +42,8 @@ export async function findProject(db: DbClient, accountId: string, projectId: st
 }
 
 /** One page of an account's projects in id order, campaign projects included. */
-export async function listProjects(
-  db: DbClient,
-  options: { accountId: string; afterId: string | undefined; take: number },
-): Promise<ProjectRow[]> {
-  const rows = await db.project.findMany({
-    where: { accountId: options.accountId, ...(options.afterId === undefined ? {} : { id: { gt: options.afterId } }) },
-    orderBy: { id: "asc" },
-    take: options.take,
-    select,
-  });
+export async function listProjects(db: DbClient, accountId: string, page: IdPage): Promise<ProjectRow[]> {
+  const rows = await db.project.findMany({ ...idPageQuery({ accountId }, page), select });
   return rows.map(toRow);
 }
 

@@ -3,7 +3,7 @@ import type { SpendWindow } from "../domain/funding.js";
 import type { PurchaseChannel, PurchaseState } from "../domain/purchase-state.js";
 import type { ReversalKind } from "../domain/reversal.js";
 import type { DbClient } from "./db-client.js";
-import { keysetPage, type Paged } from "./keyset-page.js";
+import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
 import { withinWindow } from "./spend-window.js";
 
@@ -64,12 +64,10 @@ export function findPurchase(
  * reversal; with `state`, `channel`, `since` and `before`, only those in that state, made
  * there and created within [since, before).
  */
-export async function listPurchases(
+export function listPurchases(
   db: Db,
-  options: {
+  options: KeysetPageRequest & {
     campaignId: string;
-    after: readonly string[] | undefined;
-    take: number;
     reversed?: boolean;
     state?: PurchaseRow["state"];
     channel?: PurchaseRow["channel"];
@@ -84,16 +82,9 @@ export async function listPurchases(
   if (options.channel !== undefined) conditions.push(Prisma.sql`channel = ${options.channel}::"PurchaseChannel"`);
   if (options.since !== undefined) conditions.push(Prisma.sql`create_time >= ${options.since}`);
   if (options.before !== undefined) conditions.push(Prisma.sql`create_time < ${options.before}`);
-  return keysetPage(
-    db,
-    {
-      table: "purchases",
-      where: Prisma.join(conditions, " AND "),
-      direction: "newestFirst",
-      after: options.after,
-      take: options.take,
-    },
-    (ids) => db.purchase.findMany({ where: { id: { in: ids } }, select: purchaseFields }),
+  const list = { table: "purchases", where: Prisma.join(conditions, " AND "), direction: "newestFirst" } as const;
+  return keysetPage(db, list, options, (ids) =>
+    db.purchase.findMany({ where: { id: { in: ids } }, select: purchaseFields }),
   );
 }
 

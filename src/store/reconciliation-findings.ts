@@ -23,27 +23,17 @@ export interface FindingCursor {
   kind: string;
 }
 
-interface RawRow {
-  purchase_id: string;
-  campaign_id: string;
-  account_id: string;
-  link_id: string;
-  kind: FindingKindName;
-  report_status: string;
-  detail: string;
-  create_time: Date;
-}
-
 /** `take` findings after `after`, of `linkId` when given. */
-export async function listReconciliationFindings(
+export function listReconciliationFindings(
   db: DbClient,
   options: { linkId: string | undefined; after: FindingCursor | undefined; take: number },
 ): Promise<FindingRow[]> {
   const linkId = options.linkId ?? null;
   const after = options.after;
-  const rows = await db.$queryRaw<RawRow[]>`
-    SELECT f.purchase_id, p.campaign_id, c.account_id, f.link_id, f.kind::text AS kind, f.report_status, f.detail,
-           f.create_time
+  return db.$queryRaw<FindingRow[]>`
+    SELECT f.purchase_id AS "purchaseId", p.campaign_id AS "campaignId", c.account_id AS "accountId",
+           f.link_id AS "linkId", f.kind::text AS kind, f.report_status AS "reportStatus", f.detail,
+           f.create_time AS "createTime"
       FROM reconciliation_findings f
       JOIN purchases p ON p.id = f.purchase_id
       JOIN campaigns c ON c.id = p.campaign_id
@@ -53,14 +43,4 @@ export async function listReconciliationFindings(
                > (${after?.createTime ?? null}::timestamptz, ${after?.purchaseId ?? null}::text, ${after?.kind ?? null}::text))
      ORDER BY f.create_time, f.purchase_id, f.kind::text
      LIMIT ${options.take}`;
-  return rows.map((row) => ({
-    purchaseId: row.purchase_id,
-    campaignId: row.campaign_id,
-    accountId: row.account_id,
-    linkId: row.link_id,
-    kind: row.kind,
-    reportStatus: row.report_status,
-    detail: row.detail,
-    createTime: row.create_time,
-  }));
 }

@@ -1,5 +1,6 @@
 import type { ResourceTraits } from "../domain/transfer-plan.js";
 import type { DbClient } from "./db-client.js";
+import { type IdPage, idPageQuery } from "./id-page.js";
 import { chargeUsage, lockResource } from "./ledger.js";
 import type { Db } from "./open-database.js";
 
@@ -62,17 +63,10 @@ export async function setRegionListingFails(db: DbClient, region: string, listin
 /** A project's resources outside `skipRegions`, in id order, one page at a time. */
 export function listResources(
   db: DbClient,
-  options: { projectId: string; skipRegions: readonly string[]; afterId: string | undefined; take: number },
+  options: { projectId: string; skipRegions: readonly string[]; page: IdPage },
 ): Promise<ResourceRow[]> {
-  return db.resource.findMany({
-    where: {
-      projectId: options.projectId,
-      region: { notIn: [...options.skipRegions] },
-      ...(options.afterId === undefined ? {} : { id: { gt: options.afterId } }),
-    },
-    orderBy: { id: "asc" },
-    take: options.take,
-  });
+  const { projectId, skipRegions, page } = options;
+  return db.resource.findMany(idPageQuery({ projectId, region: { notIn: [...skipRegions] } }, page));
 }
 
 /** What a move may do with a resource, decided by the caller on the locked row. */

@@ -1,5 +1,5 @@
 import type { DbClient } from "./db-client.js";
-import { afterId, type IdPage } from "./id-page.js";
+import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
 
 // Webhook endpoints (docs/webhooks.md). Their signing secrets are sealed by the caller (secret-box.ts):
@@ -76,17 +76,8 @@ export function findWebhookEndpoint(db: DbClient, accountId: string, id: string)
   return db.webhookEndpoint.findFirst({ where: { id, accountId }, select: endpointColumns });
 }
 
-export function listWebhookEndpoints(
-  db: DbClient,
-  accountId: string,
-  { take, after }: IdPage,
-): Promise<WebhookEndpointRow[]> {
-  return db.webhookEndpoint.findMany({
-    where: { accountId, ...afterId(after) },
-    select: endpointColumns,
-    orderBy: { id: "asc" },
-    take,
-  });
+export function listWebhookEndpoints(db: DbClient, accountId: string, page: IdPage): Promise<WebhookEndpointRow[]> {
+  return db.webhookEndpoint.findMany({ ...idPageQuery({ accountId }, page), select: endpointColumns });
 }
 
 export interface WebhookEndpointChanges {

@@ -46,65 +46,52 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  */
 export function createMetrics(sources: ScrapeSources): Metrics {
   const registry = new Registry();
-  const registers = [registry];
   collectDefaultMetrics({ register: registry });
-  const rpcTotal = new Counter({
-    name: "encore_rpc_requests_total",
-    help: "RPCs answered, on every protocol (REST, Connect, gRPC, gRPC-web), by method and final code.",
-    labelNames: ["method", "code"],
-    registers,
-  });
-  const rpcSeconds = new Histogram({
-    name: "encore_rpc_duration_seconds",
-    help: "Time from the first interceptor to the answer, by method and final code.",
-    labelNames: ["method", "code"],
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const purchasesEnded = new Counter({
-    name: "encore_purchases_ended_total",
-    help: "Purchases this process moved to a final state (spec 3.1), by state and sandbox.",
-    labelNames: ["state", "sandbox"],
-    registers,
-  });
+  const { counter, histogram } = seriesOn(registry);
+  const rpcTotal = counter(
+    "encore_rpc_requests_total",
+    "RPCs answered, on every protocol (REST, Connect, gRPC, gRPC-web), by method and final code.",
+    ["method", "code"],
+  );
+  const rpcSeconds = histogram(
+    "encore_rpc_duration_seconds",
+    "Time from the first interceptor to the answer, by method and final code.",
+    ["method", "code"],
+  );
+  const purchasesEnded = counter(
+    "encore_purchases_ended_total",
+    "Purchases this process moved to a final state (spec 3.1), by state and sandbox.",
+    ["state", "sandbox"],
+  );
   // Integer nano-USD, the service's own money unit: no rounding ever. A float64 counter holds
   // integers exactly up to 2^53 nano-USD (about 9 million USD) per process lifetime; the ledger,
   // not this counter, is the record of money.
-  const creditIssued = new Counter({
-    name: "encore_credit_issued_nano_usd_total",
-    help: "Credit added to projects by player purchases (not sandbox), in nano-USD (1e-9 USD).",
-    registers,
-  });
-  const creditReversed = new Counter({
-    name: "encore_credit_reversed_nano_usd_total",
-    help: "Credit taken back from projects by refunds and chargebacks Steam reported, by reversal kind, in nano-USD.",
-    labelNames: ["kind"],
-    registers,
-  });
-  const platformTotal = new Counter({
-    name: "encore_platform_requests_total",
-    help: "HTTP exchanges with a platform (each retry counts), by call and outcome (ok, refused, unavailable).",
-    labelNames: ["platform", "call", "outcome"],
-    registers,
-  });
-  const platformSeconds = new Histogram({
-    name: "encore_platform_request_duration_seconds",
-    help: "Duration of one HTTP exchange with a platform, by call and outcome.",
-    labelNames: ["platform", "call", "outcome"],
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const rateLimitRefusals = new Counter({
-    name: "encore_rate_limit_refusals_total",
-    help: "Calls refused with 429 (spec 8), by limit.",
-    labelNames: ["limit"],
-    registers,
-  });
-  const auditWriteFailures = new Counter({
-    name: "encore_audit_write_failures_total",
-    help: "Audit events that could not be written after their call (each logged at error with the event).",
-    registers,
-  });
+  const creditIssued = counter(
+    "encore_credit_issued_nano_usd_total",
+    "Credit added to projects by player purchases (not sandbox), in nano-USD (1e-9 USD).",
+  );
+  const creditReversed = counter(
+    "encore_credit_reversed_nano_usd_total",
+    "Credit taken back from projects by refunds and chargebacks Steam reported, by reversal kind, in nano-USD.",
+    ["kind"],
+  );
+  const platformTotal = counter(
+    "encore_platform_requests_total",
+    "HTTP exchanges with a platform (each retry counts), by call and outcome (ok, refused, unavailable).",
+    ["platform", "call", "outcome"],
+  );
+  const platformSeconds = histogram(
+    "encore_platform_request_duration_seconds",
+    "Duration of one HTTP exchange with a platform, by call and outcome.",
+    ["platform", "call", "outcome"],
+  );
+  const rateLimitRefusals = counter("encore_rate_limit_refusals_total", "Calls refused with 429 (spec 8), by limit.", [
+    "limit",
+  ]);
+  const auditWriteFailures = counter(
+    "encore_audit_write_failures_total",
+    "Audit events that could not be written after their call (each logged at error with the event).",
+  );
   const refreshGauges = createScrapeGauges(sources, registry);
 
   const rpcCalls = kept((key) => timed(rpcTotal, rpcSeconds, key.split("\n")));
@@ -141,6 +128,18 @@ export function createMetrics(sources: ScrapeSources): Metrics {
   };
 }
 
+/** prom-client's Counter, Histogram and Gauge, each registered on `registry` alone. */
+function seriesOn(registry: Registry) {
+  const registers = [registry];
+  return {
+    counter: (name: string, help: string, labelNames: string[] = []) =>
+      new Counter({ name, help, labelNames, registers }),
+    histogram: (name: string, help: string, labelNames: string[]) =>
+      new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers }),
+    gauge: (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers }),
+  };
+}
+
 /** What `make` gave for each key, made the first time the key is asked for and kept. */
 function kept<T>(make: (key: string) => T): (key: string) => T {
   const made = new Map<string, T>();
@@ -171,57 +170,46 @@ const CODE_LABELS = new Map<Code | "ok", string>([
  * function returned sets them all from their sources (one backlog query a scrape).
  */
 function createScrapeGauges(sources: ScrapeSources, registry: Registry): () => Promise<void> {
-  const registers = [registry];
+  const { gauge } = seriesOn(registry);
   // Only with Redis configured, like the pool below: an unlabelled gauge reads 0 from the start.
   const storeUp = sources.rateLimitStoreUp && {
     read: sources.rateLimitStoreUp,
-    gauge: new Gauge({
-      name: "encore_rate_limit_store_up",
-      help: "1 while the shared Redis rate-limit store answers, 0 while counting in memory (per replica); absent without REDIS_URL.",
-      registers,
-    }),
+    gauge: gauge(
+      "encore_rate_limit_store_up",
+      "1 while the shared Redis rate-limit store answers, 0 while counting in memory (per replica); absent without REDIS_URL.",
+    ),
   };
   // Only with a pool: a 0 "waiting" on the embedded database would claim a pool that is not there.
   const pool = sources.poolStats && {
     read: sources.poolStats,
-    connections: new Gauge({
-      name: "encore_db_pool_connections",
-      help: "PostgreSQL pool connections by state (total, idle); absent with the embedded database.",
-      labelNames: ["state"] as const,
-      registers,
-    }),
-    waiting: new Gauge({
-      name: "encore_db_pool_waiting_requests",
-      help: "Queries waiting for a free PostgreSQL pool connection; absent with the embedded database.",
-      registers,
-    }),
+    connections: gauge(
+      "encore_db_pool_connections",
+      "PostgreSQL pool connections by state (total, idle); absent with the embedded database.",
+      ["state"],
+    ),
+    waiting: gauge(
+      "encore_db_pool_waiting_requests",
+      "Queries waiting for a free PostgreSQL pool connection; absent with the embedded database.",
+    ),
   };
-  const unsettled = new Gauge({
-    name: "encore_purchases_unsettled",
-    help: "Purchases begun and not final yet, by state (all replicas: read from the database).",
-    labelNames: ["state"] as const,
-    registers,
-  });
-  const oldestAuthorized = new Gauge({
-    name: "encore_purchase_oldest_authorized_age_seconds",
-    help: "Age (since begin) of the oldest purchase the platform approved that is not settled yet; 0 when none.",
-    registers,
-  });
-  const verifying = new Gauge({
-    name: "encore_verification_backlog",
-    help: "Campaigns waiting for background verification (spec 3.2).",
-    registers,
-  });
-  const oldestVerifying = new Gauge({
-    name: "encore_verification_oldest_age_seconds",
-    help: "How long the longest-waiting campaign in verification has waited; 0 when none.",
-    registers,
-  });
-  const backlogUp = new Gauge({
-    name: "encore_backlog_read_up",
-    help: "1 when this scrape read the backlog gauges from the database, 0 when it could not (they are then stale).",
-    registers,
-  });
+  const unsettled = gauge(
+    "encore_purchases_unsettled",
+    "Purchases begun and not final yet, by state (all replicas: read from the database).",
+    ["state"],
+  );
+  const oldestAuthorized = gauge(
+    "encore_purchase_oldest_authorized_age_seconds",
+    "Age (since begin) of the oldest purchase the platform approved that is not settled yet; 0 when none.",
+  );
+  const verifying = gauge("encore_verification_backlog", "Campaigns waiting for background verification (spec 3.2).");
+  const oldestVerifying = gauge(
+    "encore_verification_oldest_age_seconds",
+    "How long the longest-waiting campaign in verification has waited; 0 when none.",
+  );
+  const backlogUp = gauge(
+    "encore_backlog_read_up",
+    "1 when this scrape read the backlog gauges from the database, 0 when it could not (they are then stale).",
+  );
 
   return async () => {
     if (pool) {

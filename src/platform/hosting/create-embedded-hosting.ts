@@ -19,7 +19,11 @@ export function createEmbeddedHosting(db: Db): HostingPlatform {
       const resources: HostedResource[] = [];
       let afterId: string | undefined;
       for (;;) {
-        const page = await listResources(db, { projectId, skipRegions: unreachable, afterId, take: LISTING_PAGE });
+        const page = await listResources(db, {
+          projectId,
+          skipRegions: unreachable,
+          page: { after: afterId, take: LISTING_PAGE },
+        });
         resources.push(...page);
         if (page.length < LISTING_PAGE) break;
         afterId = page[page.length - 1]?.id;

@@ -41,10 +41,14 @@ export type AuthenticatedPlayer = {
   readonly publisherBanned: boolean;
 };
 
-export type GetUserInfoInput = {
+/** A call made with the publisher key for one app, on the live or the sandbox interface. */
+export type AppCall = {
   readonly publisherKey: string;
   readonly sandbox: boolean;
   readonly appid: number;
+};
+
+export type GetUserInfoInput = AppCall & {
   readonly steamid: string;
   readonly ipaddress?: string;
 };
@@ -69,13 +73,10 @@ export type OrderItem = {
   readonly category?: string;
 };
 
-export type InitTxnInput = {
-  readonly publisherKey: string;
-  readonly sandbox: boolean;
+export type InitTxnInput = AppCall & {
   /** Our unique unsigned 63-bit order id, decimal. */
   readonly orderid: string;
   readonly steamid: string;
-  readonly appid: number;
   /** ISO 639-1 code or Steam language name; mapped by toSteamLanguage. */
   readonly language: string;
   /** ISO 4217. */
@@ -109,18 +110,10 @@ export type OpenedTxn = TxnIds & {
   readonly steamUrl?: string;
 };
 
-export type OrderRef = {
-  readonly publisherKey: string;
-  readonly sandbox: boolean;
-  readonly appid: number;
-  readonly orderid: string;
-};
+export type OrderRef = AppCall & { readonly orderid: string };
 
-export type TxnItemState = {
-  readonly itemid: number;
-  readonly qty: number;
-  /** Charged amount minus VAT, in hundredths (reference 3.6). */
-  readonly amountCents: bigint;
+/** An order's item as QueryTxn reports it; `amountCents` is the charged amount minus VAT (reference 3.6). */
+export type TxnItemState = Pick<OrderItem, "itemid" | "qty" | "amountCents"> & {
   readonly vatCents: bigint;
   readonly itemStatus: string;
 };
@@ -144,10 +137,7 @@ export type TxnState = {
  */
 export type ReportType = "GAMESALES" | "STEAMSTORESALES" | "SETTLEMENT" | "CHARGEBACK" | "SUBSCRIPTION";
 
-export type GetReportInput = {
-  readonly publisherKey: string;
-  readonly sandbox: boolean;
-  readonly appid: number;
+export type GetReportInput = AppCall & {
   readonly type: ReportType;
   /** RFC 3339 UTC: transactions last updated at or after this time. */
   readonly time: string;

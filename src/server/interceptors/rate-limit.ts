@@ -4,6 +4,7 @@ import type { ContextValues, Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { RateLimitSettings } from "../../config.js";
 import { kAddressCounted, kClientAddress, kTicketVerdict } from "../../core/context-keys.js";
 import { rateLimited } from "../../errors/status.js";
 import type { FundLimits } from "../../fund/fund-routes.js";
@@ -14,18 +15,7 @@ import { createBeginLimits } from "./begin-limits.js";
 import { createFailedAuthLimit, type FailedAuthLimit } from "./failed-auth-limit.js";
 import type { Call, Next } from "./interceptor-types.js";
 
-export interface RateLimitOptions {
-  windowSeconds: number;
-  /** Public calls per client address per window. */
-  perAddress: number;
-  /** purchases:begin per campaign key per window whose player the platform vouched for. */
-  beginPerCampaign: number;
-  /** Refused tickets (and begins awaiting their check) per address per window. */
-  failedTicketsPerAddress: number;
-  /** Refused tickets per campaign key per window before addresses that failed are refused. */
-  failedTicketsPerCampaign: number;
-  /** Failed authentications per address (IPv6 /64) per window, before its every credential is refused. */
-  failedAuthPerAddress: number;
+export interface RateLimitOptions extends RateLimitSettings {
   /** Shared counters for several replicas; in memory when unset. */
   redisUrl: string | undefined;
   logger: Logger;

@@ -4,11 +4,9 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { DeleteApiKeyRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
-import { notFound } from "../../errors/status.js";
 import { deleteApiKey } from "../../store/api-keys.js";
-import { readName } from "../management-access.js";
-import { authorize } from "../principal.js";
-import { refuseLastOwner } from "./last-owner.js";
+import { authorizeName } from "../management-access.js";
+import { ownerGuardedValue } from "./last-owner.js";
 
 const apiKeyNotFound = (name: string) => `API key "${name}" not found.`;
 
@@ -18,11 +16,10 @@ const apiKeyNotFound = (name: string) => `API key "${name}" not found.`;
  */
 export function createDeleteApiKey(deps: ServiceDeps) {
   return async (request: DeleteApiKeyRequest, ctx: HandlerContext): Promise<Empty> => {
-    const { accountId, apiKeyId } = readName(resources.apiKey, request.name, "name");
-    authorize(ctx, "account.apiKeys.delete", accountId, apiKeyNotFound(request.name));
-    const outcome = await deleteApiKey(deps.db, accountId, apiKeyId);
-    if (outcome.kind === "absent") throw notFound(apiKeyNotFound(request.name));
-    if (outcome.kind === "lastOwner") throw refuseLastOwner(deps, request.name);
+    const key = authorizeName(ctx, "account.apiKeys.delete", resources.apiKey, request.name, {
+      missing: apiKeyNotFound,
+    });
+    ownerGuardedValue(deps, await deleteApiKey(deps.db, key.name.accountId, key.name.apiKeyId), key);
     return create(EmptySchema);
   };
 }

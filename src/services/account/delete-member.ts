@@ -4,11 +4,9 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { DeleteMemberRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
-import { notFound } from "../../errors/status.js";
 import { deleteMember } from "../../store/members.js";
-import { readName } from "../management-access.js";
-import { authorize } from "../principal.js";
-import { refuseLastOwner } from "./last-owner.js";
+import { authorizeName } from "../management-access.js";
+import { ownerGuardedValue } from "./last-owner.js";
 import { memberNotFound } from "./update-member.js";
 
 /**
@@ -17,11 +15,10 @@ import { memberNotFound } from "./update-member.js";
  */
 export function createDeleteMember(deps: ServiceDeps) {
   return async (request: DeleteMemberRequest, ctx: HandlerContext): Promise<Empty> => {
-    const { accountId, memberId } = readName(resources.member, request.name, "name");
-    authorize(ctx, "account.members.delete", accountId, memberNotFound(request.name));
-    const outcome = await deleteMember(deps.db, accountId, memberId);
-    if (outcome.kind === "absent") throw notFound(memberNotFound(request.name));
-    if (outcome.kind === "lastOwner") throw refuseLastOwner(deps, request.name);
+    const member = authorizeName(ctx, "account.members.delete", resources.member, request.name, {
+      missing: memberNotFound,
+    });
+    ownerGuardedValue(deps, await deleteMember(deps.db, member.name.accountId, member.name.memberId), member);
     return create(EmptySchema);
   };
 }

@@ -7,18 +7,18 @@ import {
 } from "../../../gen/encore/account/v1/account_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { listMembers } from "../../store/members.js";
-import { listById } from "../list-page.js";
-import { authorizeParent } from "../management-access.js";
+import { listAccountPage } from "../list-page.js";
 import { toMember } from "./account-mapper.js";
 import { accountNotFound } from "./get-account.js";
 
 /** The account's members, paged by id (creation order). */
 export function createListMembers(deps: ServiceDeps) {
   return async (request: ListMembersRequest, ctx: HandlerContext): Promise<ListMembersResponse> => {
-    const accountId = authorizeParent(ctx, "account.members.list", request.parent, accountNotFound);
-    const page = await listById(deps, request, {
-      scope: `members:${accountId}`,
-      load: (next) => listMembers(deps.db, accountId, next),
+    const page = await listAccountPage(deps, ctx, request, {
+      permission: "account.members.list",
+      scope: "members",
+      load: listMembers,
+      missing: accountNotFound,
     });
     return create(ListMembersResponseSchema, { members: page.items.map(toMember), nextPageToken: page.nextPageToken });
   };

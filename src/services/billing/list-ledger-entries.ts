@@ -15,12 +15,7 @@ import { parseLedgerFilter } from "./ledger-filter.js";
 /** ListLedgerEntries: a project's ledger, newest first, optionally filtered by type and time. */
 export function createListLedgerEntries(deps: ServiceDeps) {
   return async (request: ListLedgerEntriesRequest, ctx: HandlerContext): Promise<ListLedgerEntriesResponse> => {
-    const project = await loadProject(deps, {
-      ctx,
-      permission: "billing.ledgerEntries.list",
-      text: request.parent,
-      field: "parent",
-    });
+    const project = await loadProject(deps, ctx, "billing.ledgerEntries.list", request.parent, "parent");
     const filter = parseLedgerFilter(request.filter);
     const page = await listPage(deps, request, {
       // A token is good only for the list (project and filter) that issued it.

@@ -12,12 +12,7 @@ import { readResourceInput } from "./resource-input.js";
 /** CreateResource: a server, disk or address in a project; metered from now while running. */
 export function createCreateResource(deps: ServiceDeps) {
   return async (request: CreateResourceRequest, ctx: HandlerContext): Promise<Resource> => {
-    const project = await loadProject(deps, {
-      ctx,
-      permission: "project.resources.create",
-      text: request.parent,
-      field: "parent",
-    });
+    const project = await loadProject(deps, ctx, "project.resources.create", request.parent, "parent");
     const input = readResourceInput(request.resource, project.accountId);
     if (input.gameId !== null && !(await findGame(deps.db, project.accountId, input.gameId))) {
       throw invalidArgument('"resource.game" names no game of this account.');

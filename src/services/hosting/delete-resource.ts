@@ -7,15 +7,12 @@ import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { projectExists } from "../../store/projects.js";
 import { deleteResource } from "../../store/resources.js";
-import { notFoundMessage, readName } from "../management-access.js";
-import { authorize } from "../principal.js";
+import { authorizeName } from "../management-access.js";
 
 /** DeleteResource: its usage so far is charged first, then it is gone. */
 export function createDeleteResource(deps: ServiceDeps) {
   return async (request: DeleteResourceRequest, ctx: HandlerContext): Promise<Empty> => {
-    const name = readName(resources.resource, request.name, "name");
-    const message = notFoundMessage(request.name);
-    authorize(ctx, "project.resources.delete", name.accountId, message);
+    const { name, message } = authorizeName(ctx, "project.resources.delete", resources.resource, request.name);
     const owned = await projectExists(deps.db, name.accountId, name.projectId);
     const deleted =
       owned &&

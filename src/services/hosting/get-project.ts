@@ -7,5 +7,5 @@ import { loadProject } from "./project-access.js";
 /** GetProject, campaign projects included (with their balance). */
 export function createGetProject(deps: ServiceDeps) {
   return async (request: GetProjectRequest, ctx: HandlerContext): Promise<Project> =>
-    toProject(await loadProject(deps, { ctx, permission: "project.projects.get", text: request.name, field: "name" }));
+    toProject(await loadProject(deps, ctx, "project.projects.get", request.name, "name"));
 }

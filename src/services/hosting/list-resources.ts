@@ -17,17 +17,11 @@ import { loadProject } from "./project-access.js";
  */
 export function createListResources(deps: ServiceDeps) {
   return async (request: ListResourcesRequest, ctx: HandlerContext): Promise<ListResourcesResponse> => {
-    const project = await loadProject(deps, {
-      ctx,
-      permission: "project.resources.list",
-      text: request.parent,
-      field: "parent",
-    });
+    const project = await loadProject(deps, ctx, "project.resources.list", request.parent, "parent");
     const unreachable = await failingRegions(deps.db);
     const page = await listById(deps, request, {
       scope: `resources:${project.id}`,
-      load: ({ after, take }) =>
-        listResources(deps.db, { projectId: project.id, skipRegions: unreachable, afterId: after, take }),
+      load: (page) => listResources(deps.db, { projectId: project.id, skipRegions: unreachable, page }),
     });
     return create(ListResourcesResponseSchema, {
       resources: page.items.map((row) => toResource(project.accountId, row)),

@@ -14,17 +14,17 @@ import { notFound, rateLimited } from "../../errors/status.js";
 import { findWebhookDelivery, listWebhookDeliveries, redeliverWebhook } from "../../store/webhook-deliveries.js";
 import { findWebhookEndpoint } from "../../store/webhook-endpoints.js";
 import { listById } from "../list-page.js";
-import { loadAuthorized, notFoundMessage, readName } from "../management-access.js";
-import { authorize } from "../principal.js";
+import { authorizeName, loadAuthorized } from "../management-access.js";
 import { toWebhookDelivery } from "./webhook-mapper.js";
 
 /** The endpoint's deliveries, newest first (ids sort in creation order). */
 export function createListWebhookDeliveries(deps: ServiceDeps) {
   return async (request: ListWebhookDeliveriesRequest, ctx: HandlerContext): Promise<ListWebhookDeliveriesResponse> => {
-    const name = readName(resources.webhookEndpoint, request.parent, "parent");
-    await loadAuthorized({ ctx, permission: "webhook.deliveries.list", name, text: request.parent }, (n) =>
-      findWebhookEndpoint(deps.db, n.accountId, n.endpointId),
-    );
+    const endpoint = authorizeName(ctx, "webhook.deliveries.list", resources.webhookEndpoint, request.parent, {
+      field: "parent",
+    });
+    await loadAuthorized(endpoint, (n) => findWebhookEndpoint(deps.db, n.accountId, n.endpointId));
+    const { name } = endpoint;
     const page = await listById(deps, request, {
       scope: `webhookDeliveries:${name.endpointId}`,
       // Newest first: the next page starts before the last id.
@@ -39,11 +39,9 @@ export function createListWebhookDeliveries(deps: ServiceDeps) {
 
 export function createGetWebhookDelivery(deps: ServiceDeps) {
   return async (request: GetWebhookDeliveryRequest, ctx: HandlerContext): Promise<WebhookDelivery> => {
-    const name = readName(resources.webhookDelivery, request.name, "name");
-    const row = await loadAuthorized({ ctx, permission: "webhook.deliveries.get", name, text: request.name }, (n) =>
-      findWebhookDelivery(deps.db, { ...n, id: n.deliveryId }),
-    );
-    return toWebhookDelivery(name.accountId, row);
+    const delivery = authorizeName(ctx, "webhook.deliveries.get", resources.webhookDelivery, request.name);
+    const row = await loadAuthorized(delivery, (n) => findWebhookDelivery(deps.db, { ...n, id: n.deliveryId }));
+    return toWebhookDelivery(delivery.name.accountId, row);
   };
 }
 
@@ -55,9 +53,12 @@ export function createGetWebhookDelivery(deps: ServiceDeps) {
  */
 export function createRedeliverWebhookDelivery(deps: ServiceDeps) {
   return async (request: RedeliverWebhookDeliveryRequest, ctx: HandlerContext): Promise<WebhookDelivery> => {
-    const name = readName(resources.webhookDelivery, request.name, "name");
-    const message = notFoundMessage(request.name);
-    authorize(ctx, "webhook.deliveries.redeliver", name.accountId, message);
+    const { name, message } = authorizeName(
+      ctx,
+      "webhook.deliveries.redeliver",
+      resources.webhookDelivery,
+      request.name,
+    );
     const perHour = deps.config.webhooks.redeliveriesPerHour;
     const outcome = await redeliverWebhook(deps.db, { ...name, id: name.deliveryId, now: deps.now(), perHour });
     if (outcome.kind === "absent") throw notFound(message);

@@ -29,9 +29,8 @@ import {
   type WebhookEndpointChanges,
 } from "../../store/webhook-endpoints.js";
 import { newSigningSecret } from "../../usecases/webhooks/signature.js";
-import { listById } from "../list-page.js";
-import { authorizeParent, loadAuthorized, notFoundMessage, readName } from "../management-access.js";
-import { authorize } from "../principal.js";
+import { listAccountPage } from "../list-page.js";
+import { authorizeName, authorizeParent, loadAuthorized } from "../management-access.js";
 import { checkDescription, checkEventTypes, checkWebhookUrl } from "./endpoint-input.js";
 import { toWebhookEndpoint } from "./webhook-mapper.js";
 
@@ -89,10 +88,10 @@ export function createCreateWebhookEndpoint(deps: ServiceDeps) {
 
 export function createListWebhookEndpoints(deps: ServiceDeps) {
   return async (request: ListWebhookEndpointsRequest, ctx: HandlerContext): Promise<ListWebhookEndpointsResponse> => {
-    const accountId = authorizeParent(ctx, "webhook.endpoints.list", request.parent);
-    const page = await listById(deps, request, {
-      scope: `webhookEndpoints:${accountId}`,
-      load: (next) => listWebhookEndpoints(deps.db, accountId, next),
+    const page = await listAccountPage(deps, ctx, request, {
+      permission: "webhook.endpoints.list",
+      scope: "webhookEndpoints",
+      load: listWebhookEndpoints,
     });
     return create(ListWebhookEndpointsResponseSchema, {
       webhookEndpoints: page.items.map((row) => toWebhookEndpoint(row)),
@@ -103,11 +102,10 @@ export function createListWebhookEndpoints(deps: ServiceDeps) {
 
 export function createGetWebhookEndpoint(deps: ServiceDeps) {
   return async (request: GetWebhookEndpointRequest, ctx: HandlerContext): Promise<WebhookEndpoint> => {
-    const name = readName(resources.webhookEndpoint, request.name, "name");
-    const row = await loadAuthorized({ ctx, permission: "webhook.endpoints.get", name, text: request.name }, (n) =>
-      findWebhookEndpoint(deps.db, n.accountId, n.endpointId),
+    const endpoint = authorizeName(ctx, "webhook.endpoints.get", resources.webhookEndpoint, request.name);
+    return toWebhookEndpoint(
+      await loadAuthorized(endpoint, (n) => findWebhookEndpoint(deps.db, n.accountId, n.endpointId)),
     );
-    return toWebhookEndpoint(row);
   };
 }
 
@@ -115,10 +113,15 @@ export function createGetWebhookEndpoint(deps: ServiceDeps) {
 export function createUpdateWebhookEndpoint(deps: ServiceDeps) {
   return async (request: UpdateWebhookEndpointRequest, ctx: HandlerContext): Promise<WebhookEndpoint> => {
     const input = request.webhookEndpoint;
-    const text = input?.name ?? "";
-    const name = readName(resources.webhookEndpoint, text, "webhookEndpoint.name");
-    const message = notFoundMessage(text);
-    authorize(ctx, "webhook.endpoints.update", name.accountId, message);
+    const { name, message } = authorizeName(
+      ctx,
+      "webhook.endpoints.update",
+      resources.webhookEndpoint,
+      input?.name ?? "",
+      {
+        field: "webhookEndpoint.name",
+      },
+    );
     const present: EndpointField[] = [];
     if (input?.url) present.push("url");
     if (input?.eventTypes.length) present.push("event_types");
@@ -154,9 +157,7 @@ function readState(state: WebhookEndpoint_State): "ACTIVE" | "DISABLED" {
 
 export function createDeleteWebhookEndpoint(deps: ServiceDeps) {
   return async (request: DeleteWebhookEndpointRequest, ctx: HandlerContext): Promise<Empty> => {
-    const name = readName(resources.webhookEndpoint, request.name, "name");
-    const message = notFoundMessage(request.name);
-    authorize(ctx, "webhook.endpoints.delete", name.accountId, message);
+    const { name, message } = authorizeName(ctx, "webhook.endpoints.delete", resources.webhookEndpoint, request.name);
     if (!(await deleteWebhookEndpoint(deps.db, name.accountId, name.endpointId))) throw notFound(message);
     return create(EmptySchema);
   };
@@ -168,9 +169,12 @@ export function createDeleteWebhookEndpoint(deps: ServiceDeps) {
  */
 export function createRotateWebhookEndpointSecret(deps: ServiceDeps) {
   return async (request: RotateWebhookEndpointSecretRequest, ctx: HandlerContext): Promise<WebhookEndpoint> => {
-    const name = readName(resources.webhookEndpoint, request.name, "name");
-    const message = notFoundMessage(request.name);
-    authorize(ctx, "webhook.endpoints.rotateSecret", name.accountId, message);
+    const { name, message } = authorizeName(
+      ctx,
+      "webhook.endpoints.rotateSecret",
+      resources.webhookEndpoint,
+      request.name,
+    );
     const overlapMs = readOverlap(request.overlap);
     const now = deps.now();
     const secret = newSigningSecret();

@@ -13,7 +13,7 @@ import { resources } from "../../../domain/resource-names.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { campaignExists } from "../../../store/campaigns.js";
 import { readFundingHistory } from "../../../store/funding-history.js";
-import { loadAuthorized, readName } from "../../management-access.js";
+import { authorizeName, loadAuthorized, readName } from "../../management-access.js";
 import { toMoney } from "../../money-mapper.js";
 
 const DEFAULT_DAYS = 30;
@@ -30,12 +30,12 @@ export function createGetFundingHistory(deps: ServiceDeps) {
     if (days < 1 || days > MAX_DAYS)
       throw invalidArgument(`"days" must be from 1 to ${MAX_DAYS} (0: ${DEFAULT_DAYS}).`);
     const now = deps.now();
-    const facts = await loadAuthorized(
-      { ctx, permission: "encore.funding.get", name, text: request.name },
-      async (n) =>
-        (await campaignExists(deps.db, n.accountId, n.campaignId))
-          ? readFundingHistory(deps.db, { campaignId: n.campaignId, since: historyReadStart(now, days) })
-          : undefined,
+    // Authorized only after `days` is read, so a bad `days` is INVALID_ARGUMENT for every caller.
+    const funding = authorizeName(ctx, "encore.funding.get", resources.funding, request.name);
+    const facts = await loadAuthorized(funding, async (n) =>
+      (await campaignExists(deps.db, n.accountId, n.campaignId))
+        ? readFundingHistory(deps.db, { campaignId: n.campaignId, since: historyReadStart(now, days) })
+        : undefined,
     );
     return create(FundingHistorySchema, {
       name: resources.funding.format(name),

@@ -6,7 +6,7 @@ import { runwayDays, spendWindow } from "../../../domain/funding.js";
 import { resources } from "../../../domain/resource-names.js";
 import { campaignExists } from "../../../store/campaigns.js";
 import { readFunding } from "../../../store/purchases-read.js";
-import { loadAuthorized, readName } from "../../management-access.js";
+import { authorizeName, loadAuthorized } from "../../management-access.js";
 import { toFunding } from "./funding-mapper.js";
 
 /**
@@ -15,16 +15,14 @@ import { toFunding } from "./funding-mapper.js";
  */
 export function createGetFunding(deps: ServiceDeps) {
   return async (request: GetFundingRequest, ctx: HandlerContext): Promise<Funding> => {
-    const name = readName(resources.funding, request.name, "name");
+    const funding = authorizeName(ctx, "encore.funding.get", resources.funding, request.name);
     const window = spendWindow(deps.now());
-    const facts = await loadAuthorized(
-      { ctx, permission: "encore.funding.get", name, text: request.name },
-      async (n) =>
-        (await campaignExists(deps.db, n.accountId, n.campaignId))
-          ? readFunding(deps.db, { campaignId: n.campaignId, window })
-          : undefined,
+    const facts = await loadAuthorized(funding, async (n) =>
+      (await campaignExists(deps.db, n.accountId, n.campaignId))
+        ? readFunding(deps.db, { campaignId: n.campaignId, window })
+        : undefined,
     );
-    return toFunding(name, {
+    return toFunding(funding.name, {
       ...facts,
       runwayDays: runwayDays(facts.balanceNanos, facts.spendNanos),
       windowStart: window.since,

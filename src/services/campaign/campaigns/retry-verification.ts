@@ -7,16 +7,13 @@ import { RETRYABLE_STATES } from "../../../domain/campaign-state.js";
 import { resources } from "../../../domain/resource-names.js";
 import { notFound } from "../../../errors/status.js";
 import { retryVerification } from "../../../store/campaigns.js";
-import { notFoundMessage, readName } from "../../management-access.js";
-import { authorize } from "../../principal.js";
+import { authorizeName } from "../../management-access.js";
 import { toCampaign, toCampaignState } from "./campaign-mapper.js";
 
 /** RetryVerification (spec 3.2, permission campaigns update): only from NEEDS_REVIEW or DECLINED. */
 export function createRetryVerification(deps: ServiceDeps) {
   return async (request: RetryVerificationRequest, ctx: HandlerContext): Promise<Campaign> => {
-    const name = readName(resources.campaign, request.name, "name");
-    const message = notFoundMessage(request.name);
-    authorize(ctx, "encore.encores.update", name.accountId, message);
+    const { name, message } = authorizeName(ctx, "encore.encores.update", resources.campaign, request.name);
     const retry = await retryVerification(deps.db, { ...name, from: RETRYABLE_STATES, now: deps.now() });
     if (retry.kind === "absent") throw notFound(message);
     if (retry.kind === "notRetryable") {

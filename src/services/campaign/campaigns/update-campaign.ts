@@ -4,12 +4,11 @@ import type { UpdateCampaignRequest } from "../../../../gen/encore/campaign/v1/c
 import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../../domain/update-mask.js";
-import { invalidArgument, notFound } from "../../../errors/status.js";
+import { invalidArgument } from "../../../errors/status.js";
 import { type CampaignChanges, updateCampaign } from "../../../store/campaigns.js";
 import { readDisplayName } from "../../display-name.js";
-import { expectedVersion, staleEtag } from "../../etag-check.js";
-import { notFoundMessage, readName } from "../../management-access.js";
-import { authorize } from "../../principal.js";
+import { expectedVersion, writtenRow } from "../../etag-check.js";
+import { authorizeName } from "../../management-access.js";
 import { checkRunwayAlertDays } from "../platform-answers.js";
 import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
 
@@ -41,10 +40,9 @@ const NOT_WRITTEN = [
 export function createUpdateCampaign(deps: ServiceDeps) {
   return async (request: UpdateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
     const campaign = request.campaign;
-    const text = campaign?.name ?? "";
-    const name = readName(resources.campaign, text, "campaign.name");
-    const message = notFoundMessage(text);
-    authorize(ctx, "encore.encores.update", name.accountId, message);
+    const target = authorizeName(ctx, "encore.encores.update", resources.campaign, campaign?.name ?? "", {
+      field: "campaign.name",
+    });
     const present: CampaignField[] = [];
     if (campaign?.displayName) present.push("display_name");
     if (campaign?.fundingVisibility) present.push("funding_visibility");
@@ -70,14 +68,13 @@ export function createUpdateCampaign(deps: ServiceDeps) {
       changes.runwayAlertDays = checkRunwayAlertDays(campaign?.runwayAlertDays ?? 0, "campaign.runwayAlertDays");
     }
     if (mask.fields.has("web_funding_enabled")) changes.webFundingEnabled = campaign?.webFundingEnabled ?? false;
+    const version = expectedVersion(campaign?.etag ?? "");
     const written = await updateCampaign(deps.db, {
-      ...name,
-      expectedVersion: expectedVersion(campaign?.etag ?? ""),
+      ...target.name,
+      expectedVersion: version,
       changes,
       now: deps.now(),
     });
-    if (written.kind === "absent") throw notFound(message);
-    if (written.kind === "stale") throw staleEtag(deps, text);
-    return toCampaign(written.row, deps.config.publicUrl);
+    return toCampaign(writtenRow(deps, written, target), deps.config.publicUrl);
   };
 }

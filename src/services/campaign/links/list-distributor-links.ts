@@ -17,7 +17,7 @@ export function createListDistributorLinks(deps: ServiceDeps) {
     const accountId = authorizeParent(ctx, "encore.links.list", request.parent);
     const page = await listPage(deps, request, {
       scope: `distributorLinks:${accountId}`,
-      load: (next) => listLinks(deps.db, { accountId, ...next }),
+      load: (next) => listLinks(deps.db, accountId, next),
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListDistributorLinksResponseSchema, {

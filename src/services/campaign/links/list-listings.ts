@@ -9,17 +9,16 @@ import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findLink } from "../../../store/links.js";
 import { listPage } from "../../list-page.js";
-import { loadAuthorized, readName } from "../../management-access.js";
+import { authorizeName, loadAuthorized } from "../../management-access.js";
 import { toListing } from "./link-mapper.js";
 import { readLinkApps } from "./read-link-apps.js";
 
 /** ListListings: the apps the link's key owns, read from the platform now, by app id. */
 export function createListListings(deps: ServiceDeps) {
   return async (request: ListListingsRequest, ctx: HandlerContext): Promise<ListListingsResponse> => {
-    const name = readName(resources.link, request.parent, "parent");
-    const link = await loadAuthorized({ ctx, permission: "encore.links.get", name, text: request.parent }, (n) =>
-      findLink(deps.db, n.accountId, n.linkId),
-    );
+    const target = authorizeName(ctx, "encore.links.get", resources.link, request.parent, { field: "parent" });
+    const link = await loadAuthorized(target, (n) => findLink(deps.db, n.accountId, n.linkId));
+    const { name } = target;
     const page = await listPage(deps, request, {
       scope: `listings:${link.id}`,
       // The platform answers every app at once; the page is cut from them in appid order.

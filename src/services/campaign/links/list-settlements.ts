@@ -9,19 +9,18 @@ import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findLink, listSettlements } from "../../../store/links.js";
 import { listPage } from "../../list-page.js";
-import { loadAuthorized, readName } from "../../management-access.js";
+import { authorizeName, loadAuthorized } from "../../management-access.js";
 import { toSettlement } from "./link-mapper.js";
 
 /** ListSettlements (spec 4.6, permission links.get): what the account paid the operator, newest first. */
 export function createListSettlements(deps: ServiceDeps) {
   return async (request: ListSettlementsRequest, ctx: HandlerContext): Promise<ListSettlementsResponse> => {
-    const name = readName(resources.link, request.parent, "parent");
-    const link = await loadAuthorized({ ctx, permission: "encore.links.get", name, text: request.parent }, (n) =>
-      findLink(deps.db, n.accountId, n.linkId),
-    );
+    const target = authorizeName(ctx, "encore.links.get", resources.link, request.parent, { field: "parent" });
+    const link = await loadAuthorized(target, (n) => findLink(deps.db, n.accountId, n.linkId));
+    const { name } = target;
     const page = await listPage(deps, request, {
       scope: `settlements:${link.id}`,
-      load: (next) => listSettlements(deps.db, { linkId: link.id, ...next }),
+      load: (next) => listSettlements(deps.db, link.id, next),
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListSettlementsResponseSchema, {

@@ -5,12 +5,11 @@ import type { ServiceDeps } from "../../../core/deps.js";
 import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { resources } from "../../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../../domain/update-mask.js";
-import { invalidArgument, notFound } from "../../../errors/status.js";
+import { invalidArgument } from "../../../errors/status.js";
 import { appIdsOnLink, findLink, type LinkChanges, type LinkRow, updateLink } from "../../../store/links.js";
 import { readDisplayName } from "../../display-name.js";
-import { expectedVersion, staleEtag } from "../../etag-check.js";
-import { notFoundMessage, readName } from "../../management-access.js";
-import { authorize } from "../../principal.js";
+import { expectedVersion, writtenRow } from "../../etag-check.js";
+import { authorizeName, loadAuthorized } from "../../management-access.js";
 import { appsOrRefusal, isPlausibleKey, ownsAGame } from "../platform-answers.js";
 import { toDistributorLink } from "./link-mapper.js";
 
@@ -37,13 +36,11 @@ const OUTPUT_ONLY = [
 export function createUpdateDistributorLink(deps: ServiceDeps) {
   return async (request: UpdateDistributorLinkRequest, ctx: HandlerContext): Promise<DistributorLink> => {
     const link = request.distributorLink;
-    const text = link?.name ?? "";
-    const name = readName(resources.link, text, "distributorLink.name");
-    const message = notFoundMessage(text);
-    authorize(ctx, "encore.links.update", name.accountId, message);
+    const target = authorizeName(ctx, "encore.links.update", resources.link, link?.name ?? "", {
+      field: "distributorLink.name",
+    });
     const fields = readFields(request);
-    const current = await findLink(deps.db, name.accountId, name.linkId);
-    if (!current) throw notFound(message);
+    const current = await loadAuthorized(target, (n) => findLink(deps.db, n.accountId, n.linkId));
     if (fields.has("steam.sandbox") && (link?.steam?.sandbox ?? false) !== current.sandbox) {
       throw invalidArgument('"distributorLink.steam.sandbox" is immutable.');
     }
@@ -52,17 +49,11 @@ export function createUpdateDistributorLink(deps: ServiceDeps) {
       changes.displayName = readDisplayName(link?.displayName ?? "", "distributorLink.displayName", { max: 200 });
     }
     if (fields.has("steam.publisher_key")) {
-      changes.key = await checkedRotation(deps, current, link?.steam?.publisherKey ?? "", text);
+      changes.key = await checkedRotation(deps, current, link?.steam?.publisherKey ?? "", target.text);
     }
-    const written = await updateLink(deps.db, {
-      ...name,
-      expectedVersion: expectedVersion(link?.etag ?? ""),
-      changes,
-      now: deps.now(),
-    });
-    if (written.kind === "absent") throw notFound(message);
-    if (written.kind === "stale") throw staleEtag(deps, text);
-    return toDistributorLink(written.row);
+    const version = expectedVersion(link?.etag ?? "");
+    const written = await updateLink(deps.db, { ...target.name, expectedVersion: version, changes, now: deps.now() });
+    return toDistributorLink(writtenRow(deps, written, target));
   };
 }
 

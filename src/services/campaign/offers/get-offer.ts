@@ -4,15 +4,12 @@ import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findOffer } from "../../../store/offers.js";
-import { loadAuthorized, readName } from "../../management-access.js";
+import { authorizeName, loadAuthorized } from "../../management-access.js";
 import { toOffer } from "./offer-mapper.js";
 
 export function createGetOffer(deps: ServiceDeps) {
   return async (request: GetOfferRequest, ctx: HandlerContext): Promise<Offer> => {
-    const name = readName(resources.offer, request.name, "name");
-    const row = await loadAuthorized({ ctx, permission: "encore.offers.get", name, text: request.name }, (n) =>
-      findOffer(deps.db, n),
-    );
-    return toOffer(name.accountId, row);
+    const offer = authorizeName(ctx, "encore.offers.get", resources.offer, request.name);
+    return toOffer(offer.name.accountId, await loadAuthorized(offer, (n) => findOffer(deps.db, n)));
   };
 }

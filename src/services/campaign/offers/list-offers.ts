@@ -17,7 +17,7 @@ export function createListOffers(deps: ServiceDeps) {
     const name = await loadParentCampaign(deps, ctx, "encore.offers.list", request.parent);
     const page = await listPage(deps, request, {
       scope: `offers:${name.campaignId}`,
-      load: (next) => listOffers(deps.db, { campaignId: name.campaignId, ...next }),
+      load: (next) => listOffers(deps.db, name.campaignId, next),
       cursorOf: (row) => row.pageCursor,
     });
     return create(ListOffersResponseSchema, {

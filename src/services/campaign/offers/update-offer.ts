@@ -8,8 +8,7 @@ import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { findOffer, type OfferChanges, type OfferRow, updateOfferAtVersion } from "../../../store/offers.js";
 import { staleEtag } from "../../etag-check.js";
-import { notFoundMessage, readName } from "../../management-access.js";
-import { authorize } from "../../principal.js";
+import { authorizeName, loadAuthorized } from "../../management-access.js";
 import { offerDescription, offerDisplayName, pricing } from "./offer-fields.js";
 import { toOffer } from "./offer-mapper.js";
 
@@ -27,20 +26,19 @@ const ATTEMPTS = 3;
  */
 export function createUpdateOffer(deps: ServiceDeps) {
   return async (request: UpdateOfferRequest, ctx: HandlerContext): Promise<Offer> => {
-    const text = request.offer?.name ?? "";
-    const name = readName(resources.offer, text, "offer.name");
-    const message = notFoundMessage(text);
-    authorize(ctx, "encore.offers.update", name.accountId, message);
+    const target = authorizeName(ctx, "encore.offers.update", resources.offer, request.offer?.name ?? "", {
+      field: "offer.name",
+    });
+    const { name, text } = target;
     const fields = readFields(request);
     const etag = request.offer?.etag ?? "";
     for (let attempt = 1; ; attempt += 1) {
-      const current = await findOffer(deps.db, name);
-      if (!current) throw notFound(message);
+      const current = await loadAuthorized(target, (n) => findOffer(deps.db, n));
       const version = etag === "" ? current.version : (versionOfEtag(etag) ?? 0);
       if (version !== current.version) throw staleEtag(deps, text);
       const written = await write(deps, { name, current, fields, request });
       if (written.kind === "written") return toOffer(name.accountId, written.row);
-      if (written.kind === "absent") throw notFound(message);
+      if (written.kind === "absent") throw notFound(target.message);
       if (etag !== "" || attempt === ATTEMPTS) throw staleEtag(deps, text);
     }
   };

@@ -1,11 +1,10 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
-import { invalidArgument, notFound } from "../../../errors/status.js";
+import { invalidArgument } from "../../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../../store/campaigns.js";
 import { findProject, type ProjectRow } from "../../../store/projects.js";
-import { notFoundMessage, readName } from "../../management-access.js";
-import { authorize } from "../../principal.js";
+import { authorizeName, loadAuthorized } from "../../management-access.js";
 
 // Who may transfer (spec 5): `encore.transfers.start` on the campaign AND
 // `project.projects.update` on the source project; lacking either is NOT_FOUND (spec 5.3).
@@ -20,12 +19,8 @@ export async function loadCampaignForTransfer(
   ctx: HandlerContext,
   text: string,
 ): Promise<CampaignRow> {
-  const name = readName(resources.campaign, text, "name");
-  const message = notFoundMessage(text);
-  authorize(ctx, "encore.transfers.start", name.accountId, message);
-  const campaign = await findCampaign(deps.db, name.accountId, name.campaignId);
-  if (!campaign) throw notFound(message);
-  return campaign;
+  const campaign = authorizeName(ctx, "encore.transfers.start", resources.campaign, text);
+  return loadAuthorized(campaign, (n) => findCampaign(deps.db, n.accountId, n.campaignId));
 }
 
 /** The source project, which must be another of the account's ordinary projects. */
@@ -34,12 +29,10 @@ export async function loadSourceProject(
   options: { ctx: HandlerContext; campaign: CampaignRow; text: string },
 ): Promise<ProjectRow> {
   const { ctx, campaign, text } = options;
-  const name = readName(resources.project, text, "sourceProject");
-  const message = notFoundMessage(text);
-  authorize(ctx, "project.projects.update", name.accountId, message);
-  const source =
-    name.accountId === campaign.accountId ? await findProject(deps.db, name.accountId, name.projectId) : undefined;
-  if (!source) throw notFound(message);
+  const project = authorizeName(ctx, "project.projects.update", resources.project, text, { field: "sourceProject" });
+  const source = await loadAuthorized(project, async (n) =>
+    n.accountId === campaign.accountId ? findProject(deps.db, n.accountId, n.projectId) : undefined,
+  );
   if (source.id === campaign.projectId) throw invalidArgument('"sourceProject" is the campaign\'s own project.');
   if (source.topUpOnly)
     throw invalidArgument('"sourceProject" is a campaign\'s project; the game must come from an ordinary one.');
