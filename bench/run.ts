@@ -42,10 +42,9 @@ const DURATION_S = settings.BENCH_DURATION_S;
 const PLAYERS = settings.BENCH_PLAYERS;
 const CAMPAIGNS = settings.BENCH_CAMPAIGNS;
 // Reads are warm after 2 s (tens of thousands of calls); a purchase runs far more code a
-// call, and V8 still compiles it hundreds of purchases later: TurboFan's threads took some 30 %
-// of the service's CPU for the first ~3,000 purchases, and the service's CPU a purchase fell
-// from 3.6 to 1.9 ms over them (docs/performance.md, Warm before measuring). So each purchase
-// target first makes this many purchases, per service process.
+// call, and V8 still compiles it for its first few thousand purchases, on threads of its own
+// (docs/performance.md, Warm before measuring). So each purchase target first makes this many
+// purchases, counted in purchases rather than seconds because V8 tiers up by calls.
 const WARMUP_S = 2;
 const PURCHASE_WARMUP = settings.BENCH_PURCHASE_WARMUP;
 // Each target measured this many times, in turns with its baselines; the table gives the median
@@ -139,6 +138,8 @@ interface Row {
   ratios?: { bare?: number; trivial?: number; pgbenchN?: number; pgbenchS?: number; simulator?: number };
   /** What the ratio column says of a pgbench row. */
   note?: string;
+  /** The service itself on PostgreSQL (not a baseline, not the embedded database). */
+  serviceOnPostgres?: boolean;
   /** The purchase load's other parties' CPU per purchase (PostgreSQL only when it is local). */
   othersCpuMsPerOp?: { postgres?: number; simulator?: number; loadGenerator: number };
 }
@@ -179,6 +180,7 @@ function forkChild(script: string, args: string[], env: Record<string, string | 
 }
 
 async function measureRead(scenario: Scenario): Promise<Row> {
+  const onPostgres = scenario.target === "service" && Boolean(serverUrl) && scenario.env?.BENCH_DATABASE_URL !== "";
   const child = startChild("target-process", [scenario.target], scenario.env);
   try {
     const ready = await nextMessage<Ready>(child, "ready");
@@ -203,6 +205,7 @@ async function measureRead(scenario: Scenario): Promise<Row> {
         loadGenerator: (loadCpu.user + loadCpu.system) / 1000 / served,
       },
       label: scenario.label,
+      serviceOnPostgres: onPostgres,
       rate: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -210,10 +213,7 @@ async function measureRead(scenario: Scenario): Promise<Row> {
       peakRssMb: stats.peakRssBytes / 2 ** 20,
       cpuMsPerOp: stats.cpuMs / served,
       userShare: stats.userCpuMs / stats.cpuMs,
-      queriesPerOp:
-        scenario.target === "service" && serverUrl && scenario.env?.BENCH_DATABASE_URL !== ""
-          ? stats.queries / served
-          : undefined,
+      queriesPerOp: onPostgres ? stats.queries / served : undefined,
     };
   } finally {
     await stopChild(child);
@@ -259,6 +259,7 @@ async function measurePurchases(
     return {
       othersCpuMsPerOp,
       label,
+      serviceOnPostgres: true,
       rate: load.purchases / load.seconds,
       p50: percentile(load.latenciesMs, 50),
       p99: percentile(load.latenciesMs, 99),
@@ -305,7 +306,8 @@ const fixed = (value: number | undefined, digits: number) =>
 interface Target {
   what: string;
   measured: string;
-  met: boolean;
+  /** Undefined when this run could not measure it. */
+  met: boolean | undefined;
 }
 
 /** One round: pgbench, the purchase loads and the reads, each row's ratios to this round's baselines. */
@@ -420,46 +422,52 @@ function ratioText(row: Row): string {
   return parts.join(", ");
 }
 
+// The targets (docs/performance.md, "Targets"), each judged from this run's own figures. The rate
+// target (at least 90 % of another checkout's rate) needs two checkouts: scripts/bench-turns.mjs.
+const TAIL_OVER_MEDIAN = 1.5;
+const REST_OVER_BARE = 0.3;
+const PEAK_RSS_MB = 150;
+
 function targetsOf(rows: Row[]): Target[] {
   const targets: Target[] = [];
-  for (const row of rows.filter((r) => r.label.startsWith("complete purchases"))) {
-    const label = row.label;
-    const share = row.ratios?.pgbenchN ?? Number.NaN;
-    targets.push(
-      { what: `${label}: >= 1000/s`, measured: `${row.rate.toFixed(0)}/s`, met: row.rate >= 1000 },
-      { what: `${label}: >= 7% of pgbench -N`, measured: `${(100 * share).toFixed(1)}%`, met: share >= 0.07 },
-      { what: `${label}: p99 < 100 ms`, measured: `${row.p99.toFixed(1)} ms`, met: row.p99 < 100 },
-      {
-        what: `${label}: <= 1 ms service CPU a purchase`,
-        measured: `${fixed(row.cpuMsPerOp, 2)} ms`,
-        met: (row.cpuMsPerOp ?? 99) <= 1,
-      },
-      {
-        what: `${label}: RSS <= 150 MB`,
-        measured: `${fixed(row.peakRssMb, 0)} MB`,
-        met: (row.peakRssMb ?? 999) <= 150,
-      },
-    );
+  const purchases = rows.filter((r) => r.label.startsWith("complete purchases"));
+  for (const row of purchases) {
+    // The service's work a purchase against the database's for the same purchase: the service
+    // should not cost more than the PostgreSQL it drives. Unknown when PostgreSQL is elsewhere.
+    const postgres = row.othersCpuMsPerOp?.postgres;
+    targets.push({
+      what: `${row.label}: service CPU a purchase <= PostgreSQL's`,
+      measured:
+        postgres === undefined
+          ? `${fixed(row.cpuMsPerOp, 3)} ms; PostgreSQL's unknown (not on this machine)`
+          : `${fixed(row.cpuMsPerOp, 3)} ms against ${postgres.toFixed(3)} ms`,
+      met: postgres === undefined ? undefined : (row.cpuMsPerOp ?? Number.POSITIVE_INFINITY) <= postgres,
+    });
+  }
+  for (const row of purchases) {
+    // In a closed loop the median is players over rate; the tail over it is what the service adds.
+    const ratio = row.p99 / row.p50;
+    targets.push({
+      what: `${row.label}: p99 <= ${TAIL_OVER_MEDIAN}x p50`,
+      measured: `${fixed(row.p99, 1)} ms, ${fixed(ratio, 2)}x ${fixed(row.p50, 1)} ms`,
+      met: ratio <= TAIL_OVER_MEDIAN,
+    });
   }
   for (const rest of rows.filter((r) => r.label === REST)) {
     const bare = rest.ratios?.bare ?? Number.NaN;
-    targets.push(
-      { what: `${rest.label}: >= 0.35x bare node:http`, measured: `${bare.toFixed(2)}x`, met: bare >= 0.35 },
-      { what: `${rest.label}: p99 < 5 ms`, measured: `${rest.p99.toFixed(1)} ms`, met: rest.p99 < 5 },
-      {
-        what: `${rest.label}: RSS <= 150 MB`,
-        measured: `${fixed(rest.peakRssMb, 0)} MB`,
-        met: (rest.peakRssMb ?? 999) <= 150,
-      },
-    );
-  }
-  for (const off of rows.filter((r) => r.label === CACHE_OFF)) {
-    const share = off.ratios?.pgbenchS;
-    if (share === undefined) continue;
     targets.push({
-      what: `${off.label}: >= 25% of pgbench -S`,
-      measured: `${(100 * share).toFixed(1)}%`,
-      met: share >= 0.25,
+      what: `${rest.label}: >= ${REST_OVER_BARE}x bare node:http`,
+      measured: `${fixed(bare, 2)}x`,
+      met: bare >= REST_OVER_BARE,
+    });
+  }
+  // Every row of the service on PostgreSQL; the embedded PGlite row measures the embedded
+  // database's share, which is no replica's.
+  for (const row of rows.filter((r) => r.serviceOnPostgres)) {
+    targets.push({
+      what: `${row.label}: peak RSS <= ${PEAK_RSS_MB} MB`,
+      measured: `${fixed(row.peakRssMb, 0)} MB`,
+      met: (row.peakRssMb ?? Number.POSITIVE_INFINITY) <= PEAK_RSS_MB,
     });
   }
   return targets;
@@ -483,6 +491,8 @@ async function loadAll(): Promise<void> {
   console.log(
     `\nnpm run bench: ${DURATION_S}s measured after ${WARMUP_S}s warm-up each (purchases after ${PURCHASE_WARMUP} warm-up purchases a service process)${ROUNDS > 1 ? `, ${ROUNDS} rounds in turns (medians; ratios within a round)` : ""}; reads ${CONNECTIONS} connections; database ${database}${memoryCgroup ? `; targets under a ${memoryCgroup.limitMb} MB memory limit` : ""}; ${new Date().toISOString()}\n`,
   );
+  // scripts/bench-turns.mjs reads this table and the CPU lines below from the output, as older
+  // checkouts print them: keep their columns and order.
   console.log(
     ["what", "per s", "p50 ms", "p99 ms", "service CPU ms/op", "peak RSS MB", "SQL/op", "errors", "ratio"].join(" | "),
   );
@@ -528,8 +538,12 @@ async function loadAll(): Promise<void> {
     }
   }
   if (targets.length > 0) {
-    console.log("\ntargets:");
-    for (const t of targets) console.log(`${t.met ? "met    " : "MISSED "} ${t.what}: ${t.measured}`);
+    console.log(
+      "\ntargets (docs/performance.md, Targets; the rate against another checkout: scripts/bench-turns.mjs):",
+    );
+    for (const t of targets) {
+      console.log(`${t.met === undefined ? "n/a    " : t.met ? "met    " : "MISSED "} ${t.what}: ${t.measured}`);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { NANOS_PER_CENT } from "../domain/money.js";
 import { API_KEY_PREFIX, issueToken } from "../core/credentials.js";
 import { fingerprintSecret, sealSecret } from "../core/secret-box.js";
+import { NANOS_PER_CENT } from "../domain/money.js";
 import type { Db } from "../store/open-database.js";
 
 export interface DemoShop {

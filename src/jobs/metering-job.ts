@@ -1,5 +1,5 @@
-import { hourFloor } from "../domain/metering.js";
 import type { ServiceDeps } from "../core/deps.js";
+import { hourFloor } from "../domain/metering.js";
 import { meterResource, resourcesBehind } from "../store/ledger.js";
 import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";

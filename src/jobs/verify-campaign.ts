@@ -1,8 +1,8 @@
+import type { ServiceDeps } from "../core/deps.js";
+import { openSecret } from "../core/secret-box.js";
 import { decideVerification, type VerificationFacts } from "../domain/campaign-state.js";
 import { findEndingAnnouncement } from "../domain/ending-announcement.js";
 import type { PlatformResult, StoreAvailability } from "../platform/steam/steam-platform.js";
-import type { ServiceDeps } from "../core/deps.js";
-import { openSecret } from "../core/secret-box.js";
 import { postponeVerification, recordVerification, type VerificationTask } from "../store/verification-leases.js";
 import { markKeyRejected } from "../usecases/key-rejected.js";
 

@@ -1,6 +1,6 @@
-import { endpointBackoffMs, nextRetryDelayMs } from "../domain/webhook-retry.js";
 import type { ServiceDeps } from "../core/deps.js";
 import { openSecret } from "../core/secret-box.js";
+import { endpointBackoffMs, nextRetryDelayMs } from "../domain/webhook-retry.js";
 import type { DeliveryTask } from "../store/webhook-delivery-leases.js";
 import {
   type FailureOutcome,

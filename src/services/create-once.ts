@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import type { MasterKeys } from "../core/secret-box.js";
 import { readRequestId } from "../domain/request-id.js";
 import { alreadyExists } from "../errors/status.js";
 import { violates } from "../store/constraint-violation.js";
-import type { MasterKeys } from "../core/secret-box.js";
 
 /** What a create stores to be idempotent (AIP-155); both null without a request_id. */
 export interface Idempotency {

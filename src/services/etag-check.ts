@@ -1,6 +1,6 @@
 import type { ConnectError } from "@connectrpc/connect";
-import { versionOfEtag } from "../domain/etag.js";
 import type { ServiceDeps } from "../core/deps.js";
+import { versionOfEtag } from "../domain/etag.js";
 
 /**
  * The version a request's etag requires: undefined when the caller sent none (AIP-154: the

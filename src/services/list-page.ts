@@ -1,6 +1,6 @@
-import type { IdPage } from "../store/id-page.js";
 import type { ServiceDeps } from "../core/deps.js";
 import { type Page, type PageCursor, readPageSize } from "../core/page-token.js";
+import type { IdPage } from "../store/id-page.js";
 
 // Every List method pages the same way (AIP-158): the page size read, the token decoded for the
 // list's scope, one row more than the page read to learn whether another page follows, and the

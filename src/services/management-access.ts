@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
+import type { ServiceDeps } from "../core/deps.js";
 import type { Permission } from "../domain/permissions.js";
 import { type CampaignName, type ResourcePattern, resources } from "../domain/resource-names.js";
 import { invalidArgument, notFound } from "../errors/status.js";
 import { campaignExists } from "../store/campaigns.js";
-import type { ServiceDeps } from "../core/deps.js";
 import { authorize } from "./principal.js";
 
 // Every management method starts the same way (spec 5.3): the name is read strictly

@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
+import { kPrincipal, type Principal } from "../core/context-keys.js";
 import { type Permission, roleHolds } from "../domain/permissions.js";
 import { notFound, unauthenticated } from "../errors/status.js";
-import { kPrincipal, type Principal } from "../core/context-keys.js";
 
 /** The caller, or UNAUTHENTICATED when the call carried no valid credential. */
 export function requirePrincipal(ctx: HandlerContext): Principal {

@@ -1,3 +1,4 @@
+import type { ServiceDeps } from "../core/deps.js";
 import {
   isFinal,
   type PurchaseState,
@@ -9,7 +10,6 @@ import {
   webOrderStep,
 } from "../domain/purchase-state.js";
 import type { OrderRef, PlatformResult, TxnState } from "../platform/steam/steam-platform.js";
-import type { ServiceDeps } from "../core/deps.js";
 import { claimFinalize, releaseFinalize } from "../store/finalize-leases.js";
 import type { PublicCampaignFacts } from "../store/public-campaigns.js";
 import {

@@ -1,6 +1,6 @@
 import type { TransferItemState } from "../../gen/prisma/enums.js";
-import type { MoveOutcome } from "../platform/hosting/hosting-platform.js";
 import type { ServiceDeps } from "../core/deps.js";
+import type { MoveOutcome } from "../platform/hosting/hosting-platform.js";
 import {
   type Lease,
   markItem,

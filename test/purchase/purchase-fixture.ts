@@ -1,9 +1,9 @@
 import type { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { loadConfig } from "../../src/config.js";
+import type { ServiceDeps } from "../../src/core/deps.js";
 import { createSettlementSweeper, type SettlementSweeper } from "../../src/jobs/settlement-sweeper.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
 import type { SteamPlatform } from "../../src/platform/steam/steam-platform.js";
-import type { ServiceDeps } from "../../src/core/deps.js";
 import { type SteamSimulator, startSteamSimulator } from "../../src/sim/steam/start-steam-simulator.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { SeedCampaignOptions, SeedOfferOptions } from "../support/seed.js";

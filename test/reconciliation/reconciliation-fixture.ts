@@ -4,10 +4,10 @@
 
 import { afterEach, expect } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import type { ServiceDeps } from "../../src/core/deps.js";
 import { OPEN_STATES } from "../../src/domain/purchase-state.js";
 import { createReconciliationJob, type ReconciliationJob } from "../../src/jobs/reconciliation-job.js";
 import { createSteamClient, type SteamClient } from "../../src/platform/steam/create-steam-client.js";
-import type { ServiceDeps } from "../../src/core/deps.js";
 import { createWebhookEvents } from "../../src/services/webhooks/resource-events.js";
 import type { Db } from "../../src/store/open-database.js";
 import type { PurchaseFixture } from "../purchase/purchase-fixture.js";

@@ -3,8 +3,8 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { CreateOfferRequestSchema } from "../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { createOnce, type Idempotency, readIdempotency } from "../../src/services/create-once.js";
 import type { MasterKeys } from "../../src/core/secret-box.js";
+import { createOnce, type Idempotency, readIdempotency } from "../../src/services/create-once.js";
 
 // AIP-155 across a master key rotation: the request hash is keyed with the master key, so a
 // create made before the rotation and retried during it must still be recognised as a retry.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRecentReads } from "../../src/services/campaign/public/recent-reads.js";
 import { createFundingChanges } from "../../src/core/funding-changes.js";
+import { createRecentReads } from "../../src/services/campaign/public/recent-reads.js";
 
 function setup(ttlMs: number, maxEntries?: number) {
   let clock = 0;

@@ -1,13 +1,7 @@
 import { createCipheriv, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { isSealedUnderCurrent, masterKeyId, openSecret, sealedHeader, sealSecret } from "../../src/core/secret-box.js";
 import { SecretKeyUnavailable } from "../../src/errors/sealed-secret.js";
-import {
-  isSealedUnderCurrent,
-  masterKeyId,
-  openSecret,
-  sealedHeader,
-  sealSecret,
-} from "../../src/core/secret-box.js";
 
 // Publisher keys at rest under rotating master keys (docs/deploy.md, rotating the master key).
 const OLD = randomBytes(32);

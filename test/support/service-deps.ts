@@ -1,8 +1,8 @@
+import type { ServiceDeps } from "../../src/core/deps.js";
+import { createPageTokens } from "../../src/core/page-token.js";
 import { createRefuse } from "../../src/errors/refusals.js";
 import { createLogger } from "../../src/logger.js";
 import { createEmbeddedHosting } from "../../src/platform/hosting/create-embedded-hosting.js";
-import type { ServiceDeps } from "../../src/core/deps.js";
-import { createPageTokens } from "../../src/core/page-token.js";
 import { TEST_MASTER_KEY } from "./test-server.js";
 
 /**

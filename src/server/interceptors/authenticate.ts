@@ -1,9 +1,9 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { OperatorAuditService } from "../../../gen/encore/operator/v1/operator_audit_service_pb.js";
 import { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
-import { unauthenticated } from "../../errors/status.js";
 import { kClientAddress, kPrincipal, type Principal } from "../../core/context-keys.js";
 import { API_KEY_PREFIX, bearerToken, hashToken, SESSION_PREFIX, sameSecret } from "../../core/credentials.js";
+import { unauthenticated } from "../../errors/status.js";
 import { findApiKeyByToken } from "../../store/api-keys.js";
 import type { Db } from "../../store/open-database.js";
 import { findLiveSession } from "../../store/sessions.js";

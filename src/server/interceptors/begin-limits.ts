@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { rateLimited } from "../../errors/status.js";
 import type { TicketVerdict } from "../../core/context-keys.js";
+import { rateLimited } from "../../errors/status.js";
 import { addressGroup } from "../address-group.js";
 import { takePoint } from "./limit-point.js";
 

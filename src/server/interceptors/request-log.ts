@@ -1,7 +1,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { internal, unavailable } from "../../errors/status.js";
 import { kClientAddress, kRequestId } from "../../core/context-keys.js";
+import { internal, unavailable } from "../../errors/status.js";
 import { isStoreUnavailable } from "../../store/store-unavailable.js";
 
 /**

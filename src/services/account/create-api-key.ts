@@ -1,11 +1,11 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ApiKey, CreateApiKeyRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
-import { invalidArgument } from "../../errors/status.js";
-import { insertApiKey } from "../../store/api-keys.js";
 import { API_KEY_PREFIX, issueToken } from "../../core/credentials.js";
 import type { ServiceDeps } from "../../core/deps.js";
-import { readDisplayName } from "../display-name.js";
 import { newId } from "../../core/ids.js";
+import { invalidArgument } from "../../errors/status.js";
+import { insertApiKey } from "../../store/api-keys.js";
+import { readDisplayName } from "../display-name.js";
 import { authorizeParent } from "../management-access.js";
 import { readRole, toApiKey } from "./account-mapper.js";
 import { accountNotFound } from "./get-account.js";

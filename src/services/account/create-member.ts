@@ -1,10 +1,10 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CreateMemberRequest, Member } from "../../../gen/encore/account/v1/account_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { alreadyExists, invalidArgument } from "../../errors/status.js";
 import { violates } from "../../store/constraint-violation.js";
 import { insertMember } from "../../store/members.js";
-import type { ServiceDeps } from "../../core/deps.js";
-import { newId } from "../../core/ids.js";
 import { authorizeParent } from "../management-access.js";
 import { readRole, toMember } from "./account-mapper.js";
 import { accountNotFound } from "./get-account.js";

@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Account, GetAccountRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { findAccount } from "../../store/accounts.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { authorize } from "../principal.js";
 import { toAccount } from "./account-mapper.js";

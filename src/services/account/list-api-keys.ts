@@ -5,8 +5,8 @@ import {
   type ListApiKeysResponse,
   ListApiKeysResponseSchema,
 } from "../../../gen/encore/account/v1/account_service_pb.js";
-import { listApiKeys } from "../../store/api-keys.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listApiKeys } from "../../store/api-keys.js";
 import { listById } from "../list-page.js";
 import { authorizeParent } from "../management-access.js";
 import { toApiKey } from "./account-mapper.js";

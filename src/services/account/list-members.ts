@@ -5,8 +5,8 @@ import {
   type ListMembersResponse,
   ListMembersResponseSchema,
 } from "../../../gen/encore/account/v1/account_service_pb.js";
-import { listMembers } from "../../store/members.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listMembers } from "../../store/members.js";
 import { listById } from "../list-page.js";
 import { authorizeParent } from "../management-access.js";
 import { toMember } from "./account-mapper.js";

@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Member, UpdateMemberRequest } from "../../../gen/encore/account/v1/account_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { findMember, updateMemberRole } from "../../store/members.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { authorize } from "../principal.js";
 import { readRole, toMember } from "./account-mapper.js";

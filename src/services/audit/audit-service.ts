@@ -6,8 +6,8 @@ import {
   type ListAuditEventsResponse,
   ListAuditEventsResponseSchema,
 } from "../../../gen/encore/audit/v1/audit_service_pb.js";
-import { accountNotFound } from "../account/get-account.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { accountNotFound } from "../account/get-account.js";
 import { authorizeParent } from "../management-access.js";
 import { toAuditEvent } from "./audit-mapper.js";
 import { pageAuditEvents } from "./list-audit-events.js";

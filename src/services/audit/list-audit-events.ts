@@ -1,7 +1,7 @@
-import { type AuditEventRow, listAuditEvents } from "../../store/audit-events.js";
 import type { ServiceDeps } from "../../core/deps.js";
-import { listPage } from "../list-page.js";
 import type { Page } from "../../core/page-token.js";
+import { type AuditEventRow, listAuditEvents } from "../../store/audit-events.js";
+import { listPage } from "../list-page.js";
 import { parseAuditFilter } from "./audit-filter.js";
 
 export interface AuditPageOptions {

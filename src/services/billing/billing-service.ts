@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { BillingService } from "../../../gen/encore/billing/v1/billing_service_pb.js";
-import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
 import { createCreateCheckoutSession } from "./create-checkout-session.js";
 import { createGetCheckoutSession } from "./get-checkout-session.js";
 import { createListLedgerEntries } from "./list-ledger-entries.js";

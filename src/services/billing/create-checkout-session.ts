@@ -3,6 +3,8 @@ import type {
   CheckoutSession,
   CreateCheckoutSessionRequest,
 } from "../../../gen/encore/billing/v1/billing_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { LARGEST_AMOUNT, parsePositiveCents } from "../../domain/money.js";
 import { readRequestId } from "../../domain/request-id.js";
 import { resources } from "../../domain/resource-names.js";
@@ -11,8 +13,6 @@ import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js
 import type { PaymentProvider } from "../../platform/billing/payment-provider.js";
 import { type CheckoutRow, findCheckoutByRequestId, insertCheckoutSession } from "../../store/checkout.js";
 import { findProject } from "../../store/projects.js";
-import type { ServiceDeps } from "../../core/deps.js";
-import { newId } from "../../core/ids.js";
 import { authorizeParent, notFoundMessage, readName } from "../management-access.js";
 import { toCheckoutSession } from "./billing-mapper.js";
 

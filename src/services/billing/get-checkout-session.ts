@@ -1,8 +1,8 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CheckoutSession, GetCheckoutSessionRequest } from "../../../gen/encore/billing/v1/billing_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { findCheckoutSession } from "../../store/checkout.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { loadAuthorized, readName } from "../management-access.js";
 import { toCheckoutSession } from "./billing-mapper.js";
 

@@ -5,8 +5,8 @@ import {
   type ListLedgerEntriesResponse,
   ListLedgerEntriesResponseSchema,
 } from "../../../gen/encore/billing/v1/billing_service_pb.js";
-import { listLedgerEntries } from "../../store/ledger.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listLedgerEntries } from "../../store/ledger.js";
 import { loadProject } from "../hosting/project-access.js";
 import { listPage } from "../list-page.js";
 import { toLedgerEntry } from "./billing-mapper.js";

@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CreateGameRequest, Game } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { insertGame } from "../../store/game-records.js";
 import type { ServiceDeps } from "../../core/deps.js";
-import { readDisplayName } from "../display-name.js";
 import { newId } from "../../core/ids.js";
+import { insertGame } from "../../store/game-records.js";
+import { readDisplayName } from "../display-name.js";
 import { authorizeParent } from "../management-access.js";
 import { toGame } from "./hosting-mapper.js";
 

@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CreateProjectRequest, Project } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { insertProject } from "../../store/projects.js";
 import type { ServiceDeps } from "../../core/deps.js";
-import { readDisplayName } from "../display-name.js";
 import { newId } from "../../core/ids.js";
+import { insertProject } from "../../store/projects.js";
+import { readDisplayName } from "../display-name.js";
 import { authorizeParent } from "../management-access.js";
 import { toProject } from "./hosting-mapper.js";
 

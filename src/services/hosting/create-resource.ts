@@ -1,10 +1,10 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CreateResourceRequest, Resource } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { invalidArgument } from "../../errors/status.js";
 import { findGame } from "../../store/game-records.js";
 import { insertResource } from "../../store/resources.js";
-import type { ServiceDeps } from "../../core/deps.js";
-import { newId } from "../../core/ids.js";
 import { toResource } from "./hosting-mapper.js";
 import { loadProject } from "./project-access.js";
 import { readResourceInput } from "./resource-input.js";

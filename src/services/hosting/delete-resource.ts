@@ -2,11 +2,11 @@ import { create } from "@bufbuild/protobuf";
 import { type Empty, EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
 import type { DeleteResourceRequest } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { projectExists } from "../../store/projects.js";
 import { deleteResource } from "../../store/resources.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { notFoundMessage, readName } from "../management-access.js";
 import { authorize } from "../principal.js";
 

@@ -1,8 +1,8 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Game, GetGameRequest } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { findGame } from "../../store/game-records.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { loadAuthorized, readName } from "../management-access.js";
 import { toGame } from "./hosting-mapper.js";
 

@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetResourceRequest, Resource } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { projectExists } from "../../store/projects.js";
 import { findResource } from "../../store/resources.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { loadAuthorized, readName } from "../management-access.js";
 import { toResource } from "./hosting-mapper.js";
 

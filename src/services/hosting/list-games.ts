@@ -5,8 +5,8 @@ import {
   type ListGamesResponse,
   ListGamesResponseSchema,
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { listGames } from "../../store/game-records.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listGames } from "../../store/game-records.js";
 import { listById } from "../list-page.js";
 import { authorizeParent } from "../management-access.js";
 import { toGame } from "./hosting-mapper.js";

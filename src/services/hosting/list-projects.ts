@@ -5,8 +5,8 @@ import {
   type ListProjectsResponse,
   ListProjectsResponseSchema,
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { listProjects } from "../../store/projects.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { listProjects } from "../../store/projects.js";
 import { listById } from "../list-page.js";
 import { authorizeParent } from "../management-access.js";
 import { toProject } from "./hosting-mapper.js";

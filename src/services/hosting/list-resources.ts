@@ -5,8 +5,8 @@ import {
   type ListResourcesResponse,
   ListResourcesResponseSchema,
 } from "../../../gen/encore/hosting/v1/hosting_service_pb.js";
-import { failingRegions, listResources } from "../../store/resources.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { failingRegions, listResources } from "../../store/resources.js";
 import { listById } from "../list-page.js";
 import { toResource } from "./hosting-mapper.js";
 import { loadProject } from "./project-access.js";

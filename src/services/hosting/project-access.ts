@@ -1,8 +1,8 @@
 import type { HandlerContext } from "@connectrpc/connect";
+import type { ServiceDeps } from "../../core/deps.js";
 import type { Permission } from "../../domain/permissions.js";
 import { resources } from "../../domain/resource-names.js";
 import { findProject, type ProjectRow } from "../../store/projects.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { loadAuthorized, readName } from "../management-access.js";
 
 /** The project a request names, when the caller holds `permission` in its account; else NOT_FOUND (spec 5.3). */

@@ -1,10 +1,10 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetOperationRequest, Operation } from "../../../gen/google/longrunning/operations_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { notFound } from "../../errors/status.js";
 import { findCampaign } from "../../store/campaigns.js";
 import { findTransfer } from "../../store/transfers.js";
 import { OPERATIONS_PREFIX, toOperation } from "../campaign/transfers/transfer-mapper.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { authorize } from "../principal.js";
 
 const OPERATION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

@@ -5,11 +5,11 @@ import {
   type ListOperationsResponse,
   ListOperationsResponseSchema,
 } from "../../../gen/google/longrunning/operations_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../store/campaigns.js";
 import { listTransfers } from "../../store/transfers.js";
 import { toOperation } from "../campaign/transfers/transfer-mapper.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { listPage } from "../list-page.js";
 import { authorize, requirePrincipal } from "../principal.js";
 import { parseOperationsFilter } from "./operations-filter.js";

@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Operations } from "../../../gen/google/longrunning/operations_pb.js";
-import { unimplemented } from "../../errors/status.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { unimplemented } from "../../errors/status.js";
 import { createGetOperation } from "./get-operation.js";
 import { createListOperations } from "./list-operations.js";
 

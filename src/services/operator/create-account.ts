@@ -5,16 +5,16 @@ import {
   type CreateAccountResponse,
   CreateAccountResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { API_KEY_PREFIX, issueToken } from "../../core/credentials.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { readRequestId } from "../../domain/request-id.js";
 import { alreadyExists } from "../../errors/status.js";
 import { findAccountByRequestId, insertAccountWithOwnerKey } from "../../store/accounts.js";
 import { findApiKeyByHash } from "../../store/api-keys.js";
 import { violates } from "../../store/constraint-violation.js";
 import { toAccount, toApiKey } from "../account/account-mapper.js";
-import { API_KEY_PREFIX, issueToken } from "../../core/credentials.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { readDisplayName } from "../display-name.js";
-import { newId } from "../../core/ids.js";
 import { requireOperator } from "../principal.js";
 import { deriveFirstApiKey } from "./first-api-key.js";
 

@@ -6,13 +6,13 @@ import {
   type Session,
   SessionSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import { issueToken, SESSION_PREFIX } from "../../core/credentials.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { resources } from "../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
 import { findMember } from "../../store/members.js";
 import { insertSession } from "../../store/sessions.js";
-import { issueToken, SESSION_PREFIX } from "../../core/credentials.js";
-import type { ServiceDeps } from "../../core/deps.js";
-import { newId } from "../../core/ids.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 

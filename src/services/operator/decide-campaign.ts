@@ -1,6 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import { type Campaign, Campaign_State } from "../../../gen/encore/campaign/v1/campaign_pb.js";
 import type { DecideCampaignRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import type { CampaignState } from "../../domain/availability.js";
 import { CAMPAIGN_STATE_NAMES } from "../../domain/campaign-filter.js";
 import { resources } from "../../domain/resource-names.js";
@@ -8,7 +9,6 @@ import { invalidArgument, notFound } from "../../errors/status.js";
 import { findCampaign } from "../../store/campaigns.js";
 import { findCampaignState, moveCampaign } from "../../store/reviews.js";
 import { toCampaign } from "../campaign/campaigns/campaign-mapper.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 import { emitCampaignState } from "../webhooks/resource-events.js";

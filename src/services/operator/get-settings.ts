@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetSettingsRequest, Settings } from "../../../gen/encore/operator/v1/operator_service_pb.js";
-import { readSettings } from "../../store/settings.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import { readSettings } from "../../store/settings.js";
 import { requireOperator } from "../principal.js";
 import { toSettings } from "./settings-mapper.js";
 

@@ -5,9 +5,9 @@ import {
   type ListAccountsResponse,
   ListAccountsResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { listAccounts } from "../../store/accounts.js";
 import { toAccount } from "../account/account-mapper.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { listById } from "../list-page.js";
 import { requireOperator } from "../principal.js";
 

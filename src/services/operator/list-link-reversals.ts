@@ -8,10 +8,10 @@ import {
   type ListLinkReversalsResponse,
   ListLinkReversalsResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { isReversalRateFlagged, reversalRateBps } from "../../domain/reversal-rate.js";
 import { type LinkReversalRow, listLinkReversals } from "../../store/link-reversals.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { listById } from "../list-page.js";
 import { toMoney } from "../money-mapper.js";
 import { requireOperator } from "../principal.js";

@@ -7,6 +7,7 @@ import {
   ListReconciliationFindingsResponseSchema,
   ReconciliationFinding_Kind,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { findLink } from "../../store/links.js";
@@ -15,7 +16,6 @@ import {
   type FindingRow,
   listReconciliationFindings,
 } from "../../store/reconciliation-findings.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { listPage } from "../list-page.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";

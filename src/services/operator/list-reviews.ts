@@ -5,9 +5,9 @@ import {
   type ListReviewsResponse,
   ListReviewsResponseSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { listCampaigns } from "../../store/campaigns.js";
 import { toCampaign } from "../campaign/campaigns/campaign-mapper.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { listPage } from "../list-page.js";
 import { requireOperator } from "../principal.js";
 import { readReviewFilter } from "./review-filter.js";

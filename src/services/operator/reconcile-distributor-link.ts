@@ -5,6 +5,7 @@ import {
   type Reconciliation,
   ReconciliationSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { findLink } from "../../store/links.js";
@@ -14,7 +15,6 @@ import {
   REPORT_PAGE_SIZE,
   reconcileLink,
 } from "../../usecases/reconciliation/reconcile-link.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { toMoney } from "../money-mapper.js";
 import { requireOperator } from "../principal.js";

@@ -1,14 +1,14 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Settlement } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { RecordSettlementRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
 import { readRequestId } from "../../domain/request-id.js";
 import { resources } from "../../domain/resource-names.js";
 import { alreadyExists, invalidArgument, notFound } from "../../errors/status.js";
 import { violates } from "../../store/constraint-violation.js";
 import { findSettlementByRequestId, recordSettlement } from "../../store/settlements.js";
 import { toSettlement } from "../campaign/links/link-mapper.js";
-import type { ServiceDeps } from "../../core/deps.js";
-import { newId } from "../../core/ids.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 import { emitSettlementRecorded } from "../webhooks/resource-events.js";

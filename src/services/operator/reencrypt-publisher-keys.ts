@@ -4,11 +4,11 @@ import {
   type PublisherKeyReencryption,
   PublisherKeyReencryptionSchema,
 } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { masterKeyId, openSecret, sealedHeader, sealSecret } from "../../core/secret-box.js";
 import { SecretKeyUnavailable } from "../../errors/sealed-secret.js";
 import { reencryptSealedColumn, SEALED_COLUMNS, type SealedColumn } from "../../store/master-key-reencryption.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { requireOperator } from "../principal.js";
-import { masterKeyId, openSecret, sealedHeader, sealSecret } from "../../core/secret-box.js";
 
 // Rows per transaction: each holds its batch's rows locked only for a few decryptions.
 const BATCH_SIZE = 100;

@@ -1,11 +1,11 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { DistributorLink } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { SetOutstandingLimitRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { notFound } from "../../errors/status.js";
 import { setOutstandingLimit } from "../../store/outstanding-limit.js";
 import { toDistributorLink } from "../campaign/links/link-mapper.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { readName } from "../management-access.js";
 import { requireOperator } from "../principal.js";
 import { readLimit } from "./operator-money.js";

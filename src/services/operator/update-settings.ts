@@ -1,8 +1,8 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Settings, UpdateSettingsRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { invalidArgument } from "../../errors/status.js";
 import { type SettingsChange, updateSettings } from "../../store/settings.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { requireOperator } from "../principal.js";
 import { readAllowedOrigins } from "./allowed-origins.js";
 import { readLimit } from "./operator-money.js";

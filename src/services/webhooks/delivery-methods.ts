@@ -8,11 +8,11 @@ import {
   type RedeliverWebhookDeliveryRequest,
   type WebhookDelivery,
 } from "../../../gen/encore/webhook/v1/webhook_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import { resources } from "../../domain/resource-names.js";
 import { notFound, rateLimited } from "../../errors/status.js";
 import { findWebhookDelivery, listWebhookDeliveries, redeliverWebhook } from "../../store/webhook-deliveries.js";
 import { findWebhookEndpoint } from "../../store/webhook-endpoints.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { listById } from "../list-page.js";
 import { loadAuthorized, notFoundMessage, readName } from "../management-access.js";
 import { authorize } from "../principal.js";

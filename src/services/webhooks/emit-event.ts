@@ -1,8 +1,8 @@
 import { type DescMessage, type MessageShape, toJson } from "@bufbuild/protobuf";
 import type { Prisma } from "../../../gen/prisma/client.js";
+import { newId } from "../../core/ids.js";
 import { WEBHOOK_API_VERSION, type WebhookEventType } from "../../domain/webhook-events.js";
 import { insertWebhookEvent } from "../../store/webhook-outbox.js";
-import { newId } from "../../core/ids.js";
 
 // An event is written to the outbox in the transaction of the change it tells of
 // (store/webhook-outbox.ts). Its envelope is fixed here, once: every attempt POSTs these bytes.

@@ -1,7 +1,7 @@
+import type { ServiceDeps } from "../../core/deps.js";
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { invalidArgument } from "../../errors/status.js";
 import { resolveWebhookTarget, WebhookUrlRefused } from "../../usecases/webhooks/address-guard.js";
-import type { ServiceDeps } from "../../core/deps.js";
 
 // What a studio may write into an endpoint, checked the same on create and update.
 

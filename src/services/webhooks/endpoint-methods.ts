@@ -13,6 +13,9 @@ import {
   type WebhookEndpoint,
   WebhookEndpoint_State,
 } from "../../../gen/encore/webhook/v1/webhook_service_pb.js";
+import type { ServiceDeps } from "../../core/deps.js";
+import { newId } from "../../core/ids.js";
+import { sealSecret } from "../../core/secret-box.js";
 import { resources } from "../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../domain/update-mask.js";
 import { invalidArgument, notFound } from "../../errors/status.js";
@@ -26,12 +29,9 @@ import {
   type WebhookEndpointChanges,
 } from "../../store/webhook-endpoints.js";
 import { newSigningSecret } from "../../usecases/webhooks/signature.js";
-import type { ServiceDeps } from "../../core/deps.js";
-import { newId } from "../../core/ids.js";
 import { listById } from "../list-page.js";
 import { authorizeParent, loadAuthorized, notFoundMessage, readName } from "../management-access.js";
 import { authorize } from "../principal.js";
-import { sealSecret } from "../../core/secret-box.js";
 import { checkDescription, checkEventTypes, checkWebhookUrl } from "./endpoint-input.js";
 import { toWebhookEndpoint } from "./webhook-mapper.js";
 

@@ -1,8 +1,8 @@
 import type { Prisma } from "../../../gen/prisma/client.js";
+import type { ServiceDeps } from "../../core/deps.js";
 import type { CursorState } from "../../domain/report-cursor.js";
 import { type ReconcileStep, type ReversalKind, reconcileStep } from "../../domain/reversal.js";
 import type { ReportOrder } from "../../platform/steam/steam-platform.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { creditEndedPurchase } from "../../store/ended-purchase-credit.js";
 import {
   advanceCursor,

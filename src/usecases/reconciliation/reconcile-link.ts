@@ -1,6 +1,6 @@
-import { type CursorState, freshOrders, nextCursor, reportTimeOf } from "../../domain/report-cursor.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { openSecret } from "../../core/secret-box.js";
+import { type CursorState, freshOrders, nextCursor, reportTimeOf } from "../../domain/report-cursor.js";
 import { linkAppIds, readCursor } from "../../store/reconciliation.js";
 import type { ReconciliationTask } from "../../store/reconciliation-leases.js";
 import { markKeyRejected } from "../key-rejected.js";

@@ -1,6 +1,6 @@
+import type { ServiceDeps } from "../../core/deps.js";
 import { reconcileStep } from "../../domain/reversal.js";
 import type { ReportOrder } from "../../platform/steam/steam-platform.js";
-import type { ServiceDeps } from "../../core/deps.js";
 import { findPurchase } from "../../store/purchases.js";
 import { findReconciledPurchases } from "../../store/reconciliation.js";
 import type { ReconciliationTask } from "../../store/reconciliation-leases.js";

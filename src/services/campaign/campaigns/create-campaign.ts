@@ -5,6 +5,8 @@ import {
   type CreateCampaignRequest,
   CreateCampaignRequestSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
+import { newId } from "../../../core/ids.js";
 import { resources } from "../../../domain/resource-names.js";
 import { invalidArgument } from "../../../errors/status.js";
 import {
@@ -16,9 +18,7 @@ import {
 import { violates } from "../../../store/constraint-violation.js";
 import { findLink } from "../../../store/links.js";
 import { createOnce, type Idempotency, idempotencyColumns, readIdempotency } from "../../create-once.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
-import { newId } from "../../../core/ids.js";
 import { authorizeParent, readName } from "../../management-access.js";
 import { readLinkApps } from "../links/read-link-apps.js";
 import { checkRunwayAlertDays } from "../platform-answers.js";

@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
 import type { GetCampaignRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findCampaign } from "../../../store/campaigns.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toCampaign } from "./campaign-mapper.js";
 

@@ -7,12 +7,12 @@ import {
   type FundingHistory,
   FundingHistorySchema,
 } from "../../../../gen/encore/campaign/v1/purchase_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { buildFundingHistory, historyReadStart } from "../../../domain/funding-history.js";
 import { resources } from "../../../domain/resource-names.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { campaignExists } from "../../../store/campaigns.js";
 import { readFundingHistory } from "../../../store/funding-history.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toMoney } from "../../money-mapper.js";
 

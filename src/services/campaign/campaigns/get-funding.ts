@@ -1,11 +1,11 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetFundingRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { Funding } from "../../../../gen/encore/campaign/v1/purchase_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { runwayDays, spendWindow } from "../../../domain/funding.js";
 import { resources } from "../../../domain/resource-names.js";
 import { campaignExists } from "../../../store/campaigns.js";
 import { readFunding } from "../../../store/purchases-read.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toFunding } from "./funding-mapper.js";
 

@@ -5,10 +5,10 @@ import {
   type ListCampaignsResponse,
   ListCampaignsResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { parseCampaignFilter } from "../../../domain/campaign-filter.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { listCampaigns } from "../../../store/campaigns.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { listPage } from "../../list-page.js";
 import { authorizeParent } from "../../management-access.js";
 import { toCampaign } from "./campaign-mapper.js";

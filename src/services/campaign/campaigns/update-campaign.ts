@@ -1,11 +1,11 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
 import type { UpdateCampaignRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { type CampaignChanges, updateCampaign } from "../../../store/campaigns.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
 import { expectedVersion, staleEtag } from "../../etag-check.js";
 import { notFoundMessage, readName } from "../../management-access.js";

@@ -4,14 +4,14 @@ import {
   CreateDistributorLinkRequestSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { DistributorLink } from "../../../../gen/encore/campaign/v1/distributor_link_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
+import { newId } from "../../../core/ids.js";
+import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { findLinkByRequest, insertLink, type LinkRow } from "../../../store/links.js";
 import { createOnce, type Idempotency, idempotencyColumns, readIdempotency } from "../../create-once.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
-import { newId } from "../../../core/ids.js";
 import { authorizeParent } from "../../management-access.js";
-import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { appsOrRefusal, isPlausibleKey, ownsAGame } from "../platform-answers.js";
 import { toDistributorLink } from "./link-mapper.js";
 

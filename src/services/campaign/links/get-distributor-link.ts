@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetDistributorLinkRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { DistributorLink } from "../../../../gen/encore/campaign/v1/distributor_link_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findLink } from "../../../store/links.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toDistributorLink } from "./link-mapper.js";
 

@@ -5,8 +5,8 @@ import {
   type ListDistributorLinksResponse,
   ListDistributorLinksResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { listLinks } from "../../../store/links.js";
 import type { ServiceDeps } from "../../../core/deps.js";
+import { listLinks } from "../../../store/links.js";
 import { listPage } from "../../list-page.js";
 import { authorizeParent } from "../../management-access.js";
 import { toDistributorLink } from "./link-mapper.js";

@@ -5,9 +5,9 @@ import {
   type ListListingsResponse,
   ListListingsResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findLink } from "../../../store/links.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { listPage } from "../../list-page.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toListing } from "./link-mapper.js";

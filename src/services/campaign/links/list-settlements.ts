@@ -5,9 +5,9 @@ import {
   type ListSettlementsResponse,
   ListSettlementsResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findLink, listSettlements } from "../../../store/links.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { listPage } from "../../list-page.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toSettlement } from "./link-mapper.js";

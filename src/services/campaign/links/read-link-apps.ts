@@ -1,10 +1,10 @@
+import type { ServiceDeps } from "../../../core/deps.js";
+import { openSecret } from "../../../core/secret-box.js";
 import { PLATFORM_UNAVAILABLE } from "../../../errors/messages.js";
 import { unavailable } from "../../../errors/status.js";
 import type { PartnerApp } from "../../../platform/steam/steam-platform.js";
 import type { LinkRow } from "../../../store/links.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
-import type { ServiceDeps } from "../../../core/deps.js";
-import { openSecret } from "../../../core/secret-box.js";
 
 /**
  * The apps a stored link's key owns, asked of the platform now. A key the platform rejects

@@ -1,16 +1,16 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { UpdateDistributorLinkRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { DistributorLink } from "../../../../gen/encore/campaign/v1/distributor_link_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
+import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { resources } from "../../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { appIdsOnLink, findLink, type LinkChanges, type LinkRow, updateLink } from "../../../store/links.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
 import { expectedVersion, staleEtag } from "../../etag-check.js";
 import { notFoundMessage, readName } from "../../management-access.js";
 import { authorize } from "../../principal.js";
-import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { appsOrRefusal, isPlausibleKey, ownsAGame } from "../platform-answers.js";
 import { toDistributorLink } from "./link-mapper.js";
 

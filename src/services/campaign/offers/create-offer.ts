@@ -4,10 +4,10 @@ import {
   CreateOfferRequestSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
-import { findOfferByRequest, insertOffer } from "../../../store/offers.js";
-import { createOnce, idempotencyColumns, readIdempotency } from "../../create-once.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { newId } from "../../../core/ids.js";
+import { findOfferByRequest, insertOffer } from "../../../store/offers.js";
+import { createOnce, idempotencyColumns, readIdempotency } from "../../create-once.js";
 import { loadParentCampaign } from "../../management-access.js";
 import { offerDescription, offerDisplayName, pricing } from "./offer-fields.js";
 import { toOffer } from "./offer-mapper.js";

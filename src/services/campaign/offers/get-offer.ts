@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetOfferRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findOffer } from "../../../store/offers.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toOffer } from "./offer-mapper.js";
 

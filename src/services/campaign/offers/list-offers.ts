@@ -5,8 +5,8 @@ import {
   type ListOffersResponse,
   ListOffersResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { listOffers } from "../../../store/offers.js";
 import type { ServiceDeps } from "../../../core/deps.js";
+import { listOffers } from "../../../store/offers.js";
 import { listPage } from "../../list-page.js";
 import { loadParentCampaign } from "../../management-access.js";
 import { toOffer } from "./offer-mapper.js";

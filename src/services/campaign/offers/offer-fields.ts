@@ -1,9 +1,9 @@
 import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { LARGEST_AMOUNT, usd } from "../../../domain/money.js";
 import { type Amount, checkPricing } from "../../../domain/offer-pricing.js";
 import { amountOutOfRange } from "../../../errors/messages.js";
 import { invalidArgument } from "../../../errors/status.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { readDisplayName } from "../../display-name.js";
 
 // What CreateOffer and UpdateOffer share: the offer's text limits and its pricing rule

@@ -1,12 +1,12 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { UpdateOfferRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { versionOfEtag } from "../../../domain/etag.js";
 import { type OfferName, resources } from "../../../domain/resource-names.js";
 import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { findOffer, type OfferChanges, type OfferRow, updateOfferAtVersion } from "../../../store/offers.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { staleEtag } from "../../etag-check.js";
 import { notFoundMessage, readName } from "../../management-access.js";
 import { authorize } from "../../principal.js";

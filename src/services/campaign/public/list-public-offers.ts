@@ -4,8 +4,8 @@ import {
   type ListPublicOffersResponse,
   ListPublicOffersResponseSchema,
 } from "../../../../gen/encore/campaign/v1/public_pb.js";
-import { listActiveOffers } from "../../../store/public-campaigns.js";
 import type { ServiceDeps } from "../../../core/deps.js";
+import { listActiveOffers } from "../../../store/public-campaigns.js";
 import { toPublicOffer } from "./public-mapper.js";
 import type { PublicCampaign } from "./read-public-campaign.js";
 

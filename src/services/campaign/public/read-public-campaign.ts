@@ -1,8 +1,8 @@
+import type { ServiceDeps } from "../../../core/deps.js";
 import { unavailableReason } from "../../../domain/availability.js";
 import { spendWindow } from "../../../domain/funding.js";
 import { notFound } from "../../../errors/status.js";
 import { findPublicCampaign, type PublicCampaignFacts } from "../../../store/public-campaigns.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 
 export interface PublicCampaign extends PublicCampaignFacts {
   unavailableReason: ReturnType<typeof unavailableReason>;

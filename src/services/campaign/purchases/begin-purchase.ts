@@ -6,15 +6,15 @@ import {
   type BeginPurchaseResponse,
   BeginPurchaseResponseSchema,
 } from "../../../../gen/encore/campaign/v1/public_pb.js";
+import { kClientAddress, kTicketVerdict } from "../../../core/context-keys.js";
+import type { ServiceDeps } from "../../../core/deps.js";
+import { openSecret } from "../../../core/secret-box.js";
 import { beginRefusal } from "../../../domain/begin-refusal.js";
 import { newOrderId } from "../../../domain/order-id.js";
 import { readRequestId } from "../../../domain/request-id.js";
 import { notFound, unavailable } from "../../../errors/status.js";
 import { toSteamLanguage } from "../../../platform/steam/steam-language.js";
 import { type BeginFacts, findBeginFacts, openPurchase } from "../../../store/purchase-opening.js";
-import { kClientAddress, kTicketVerdict } from "../../../core/context-keys.js";
-import type { ServiceDeps } from "../../../core/deps.js";
-import { openSecret } from "../../../core/secret-box.js";
 import { answerKnownRequest } from "./known-request.js";
 import { answerOf, openOrder } from "./open-order.js";
 import { createOpenings, type InitTxnEnd, type Openings } from "./openings.js";

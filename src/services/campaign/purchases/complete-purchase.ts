@@ -5,13 +5,13 @@ import {
   CompletePurchaseResponseSchema,
   type PublicFunding,
 } from "../../../../gen/encore/campaign/v1/public_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { shapePublicFunding } from "../../../domain/funding.js";
 import { PLATFORM_UNAVAILABLE } from "../../../errors/messages.js";
 import { notFound, unavailable } from "../../../errors/status.js";
 import type { PublicCampaignFacts } from "../../../store/public-campaigns.js";
 import { findPurchase } from "../../../store/purchases.js";
 import { settlePurchase } from "../../../usecases/settle-purchase.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { toPublicFunding } from "../public/public-mapper.js";
 import { publicCampaignOf, readPublicCampaign } from "../public/read-public-campaign.js";
 import { toPurchaseState } from "./purchase-state-mapper.js";

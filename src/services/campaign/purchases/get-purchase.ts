@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetPurchaseRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { Purchase } from "../../../../gen/encore/campaign/v1/purchase_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findPurchase } from "../../../store/purchases-read.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { loadAuthorized, readName } from "../../management-access.js";
 import { toPurchase } from "./purchase-mapper.js";
 

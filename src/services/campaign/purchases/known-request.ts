@@ -1,3 +1,4 @@
+import type { ServiceDeps } from "../../../core/deps.js";
 import { repeatedBeginAnswer } from "../../../domain/purchase-state.js";
 import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../../errors/messages.js";
 import { alreadyExists, unavailable } from "../../../errors/status.js";
@@ -5,7 +6,6 @@ import { findPurchaseRequest, type PurchaseRequestRecord } from "../../../store/
 import { endPurchase, findPurchase, recordTransId } from "../../../store/purchases.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
 import { orderRefOf } from "../../../usecases/order-ref.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { answerOf } from "./open-order.js";
 import type { Openings } from "./openings.js";
 

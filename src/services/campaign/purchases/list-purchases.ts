@@ -5,8 +5,8 @@ import {
   type ListPurchasesResponse,
   ListPurchasesResponseSchema,
 } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import { listPurchases } from "../../../store/purchases-read.js";
 import type { ServiceDeps } from "../../../core/deps.js";
+import { listPurchases } from "../../../store/purchases-read.js";
 import { listPage } from "../../list-page.js";
 import { loadParentCampaign } from "../../management-access.js";
 import { parsePurchaseFilter } from "./purchase-filter.js";

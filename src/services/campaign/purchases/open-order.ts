@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { toCents } from "../../../domain/money.js";
 import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../../errors/messages.js";
 import { unavailable } from "../../../errors/status.js";
 import { forgetRefusedOrder } from "../../../store/purchase-opening.js";
 import { recordInitTxnEnd } from "../../../store/purchases.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import type { InitTxnEnd } from "./openings.js";
 
 export interface OrderToOpen {

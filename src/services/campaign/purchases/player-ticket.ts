@@ -1,7 +1,7 @@
+import type { ServiceDeps } from "../../../core/deps.js";
 import { PLATFORM_UNAVAILABLE } from "../../../errors/messages.js";
 import { unavailable } from "../../../errors/status.js";
 import { markKeyRejected } from "../../../usecases/key-rejected.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 
 export interface TicketCheck {
   campaignKey: string;

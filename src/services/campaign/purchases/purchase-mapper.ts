@@ -7,8 +7,8 @@ import {
   Purchase_ReversalSchema,
   PurchaseSchema,
 } from "../../../../gen/encore/campaign/v1/purchase_pb.js";
-import { resources } from "../../../domain/resource-names.js";
 import type { PurchaseChannel } from "../../../domain/purchase-state.js";
+import { resources } from "../../../domain/resource-names.js";
 import type { ReversalKind } from "../../../domain/reversal.js";
 import type { PurchaseRow } from "../../../store/purchases-read.js";
 import { toMoney } from "../../money-mapper.js";

@@ -1,11 +1,11 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
 import type { AcknowledgeTransferItemRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../../store/campaigns.js";
 import { markItem, settleTransfer } from "../../../store/transfer-progress.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { notFoundMessage } from "../../management-access.js";
 import { authorize } from "../../principal.js";
 import { emitTransferState } from "../../webhooks/resource-events.js";

@@ -1,11 +1,11 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { PlanTransferRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { TransferPlan } from "../../../../gen/encore/campaign/v1/transfer_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { planTransfer, type TransferPlanView } from "../../../domain/transfer-plan.js";
 import type { CampaignRow } from "../../../store/campaigns.js";
 import type { ProjectRow } from "../../../store/projects.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { loadTransferAccess } from "./transfer-access.js";
 import { toTransferPlan } from "./transfer-mapper.js";
 

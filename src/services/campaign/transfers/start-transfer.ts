@@ -2,6 +2,8 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { StartTransferRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { Transfer_Mode } from "../../../../gen/encore/campaign/v1/transfer_pb.js";
 import type { Operation } from "../../../../gen/google/longrunning/operations_pb.js";
+import type { ServiceDeps } from "../../../core/deps.js";
+import { newId } from "../../../core/ids.js";
 import { readRequestId } from "../../../domain/request-id.js";
 import { resources } from "../../../domain/resource-names.js";
 import type { TransferMode, TransferPlanView } from "../../../domain/transfer-plan.js";
@@ -16,8 +18,6 @@ import {
   type TransferRecord,
 } from "../../../store/transfers.js";
 import { TRANSFER_LEASE_MS, workTransfer } from "../../../usecases/transfer-steps.js";
-import type { ServiceDeps } from "../../../core/deps.js";
-import { newId } from "../../../core/ids.js";
 import { notFoundMessage } from "../../management-access.js";
 import { planFromHost } from "./plan-transfer.js";
 import { loadTransferAccess } from "./transfer-access.js";

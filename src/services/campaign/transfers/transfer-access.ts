@@ -1,9 +1,9 @@
 import type { HandlerContext } from "@connectrpc/connect";
+import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { invalidArgument, notFound } from "../../../errors/status.js";
 import { type CampaignRow, findCampaign } from "../../../store/campaigns.js";
 import { findProject, type ProjectRow } from "../../../store/projects.js";
-import type { ServiceDeps } from "../../../core/deps.js";
 import { notFoundMessage, readName } from "../../management-access.js";
 import { authorize } from "../../principal.js";
 
