@@ -20,7 +20,16 @@ import { matrixCase, replayEachCase } from "./protocol-matrix.js";
 const { getCampaign, listCampaigns, createCampaign, updateCampaign } = CampaignService.method;
 
 /** Fields of a campaign made per protocol that cannot be the same twice. */
-const MADE = ["name", "game", "listing", "campaignKey", "project", "createTime", "updateTime"] as const;
+const MADE = [
+  "name",
+  "game",
+  "listing",
+  "campaignKey",
+  "project",
+  "createTime",
+  "updateTime",
+  "webFundingUri",
+] as const;
 
 interface ListingAndGame {
   listing: string;

@@ -42,10 +42,10 @@ export function parsePurchaseFilter(filter: string): PurchaseFilter {
       result.reversed = value === "true";
     } else if (field === "state" && operator === "=" && quoted !== undefined) {
       if (result.state !== undefined) throw bad("state is given twice");
-      result.state = valueOf(STATES, quoted) ?? throwBad(`"${quoted}" is not a purchase state`);
+      result.state = entryOf(STATES, quoted) ?? throwBad(`"${quoted}" is not a purchase state`);
     } else if (field === "channel" && operator === "=" && quoted !== undefined) {
       if (result.channel !== undefined) throw bad("channel is given twice");
-      result.channel = valueOf(CHANNELS, quoted) ?? throwBad(`"${quoted}" is not a purchase channel`);
+      result.channel = entryOf(CHANNELS, quoted) ?? throwBad(`"${quoted}" is not a purchase channel`);
     } else if (field === "create_time" && operator !== "=" && quoted !== undefined) {
       const key = operator === ">=" ? "since" : "before";
       if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
@@ -64,7 +64,7 @@ function bad(why: string) {
 }
 
 /** The table's own entry only ("constructor" is no state). */
-function valueOf<T>(table: Record<string, T>, key: string): T | undefined {
+function entryOf<T>(table: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
