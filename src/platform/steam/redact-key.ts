@@ -1,4 +1,4 @@
-// The publisher key never appears in a log line, an error message or a returned value (issue #3).
+// The publisher key never appears in a log line, an error message or a returned value.
 // The client sends it only in the x-webapi-key header (reference 1.2), so it is absent from URLs;
 // every text that leaves the client is still scrubbed, in case a body or error echoes it.
 
