@@ -25,7 +25,7 @@ const check = (ok, problem) => {
 // The service's own drain deadline, SHUTDOWN_TIMEOUT_MS (src/config.ts): every grace period
 // must be longer than the value the file sets, or than the default where it sets none.
 const defaultDrainMs = Number(
-  /SHUTDOWN_TIMEOUT_MS: z[^\n]*\.default\(([\d_]+)\)/.exec(read("src/config.ts"))?.[1].replaceAll("_", ""),
+  /SHUTDOWN_TIMEOUT_MS: [^\n]*\.default\(([\d_]+)\)/.exec(read("src/config.ts"))?.[1].replaceAll("_", ""),
 );
 check(defaultDrainMs > 0, "src/config.ts: SHUTDOWN_TIMEOUT_MS's default not found");
 const drainSecondsOf = (value) => Number(value ?? defaultDrainMs) / 1000;
