@@ -111,7 +111,7 @@ export interface PurchaseRequestRecord {
         id: string;
         state: PurchaseState;
         orderId: bigint;
-        /** Recorded when the order was opened (recordInitTxnEnd, recordTransId). */
+        /** Recorded when the order was opened (recordInitTxnEnds, recordTransId). */
         transId: string | null;
         /** When the begin's InitTxn ended (answered or not); null while it runs or if its process died. */
         initTxnEndTime: Date | null;

@@ -49,28 +49,37 @@ export async function findPurchase(db: DbClient, purchaseId: string): Promise<Pu
   return row;
 }
 
+/** How one begin's InitTxn ended, as recordInitTxnEnds records it. */
+export interface InitTxnEndRecord {
+  purchaseId: string;
+  /** The platform's transaction id when it opened the order; null when nobody answered. */
+  transId: string | null;
+  /** A web order's approval page (reference 3.1 "Web flow"). */
+  steamUrl?: string;
+  now: Date;
+}
+
 /**
- * Records how the begin's InitTxn ended (docs/settlement.md "A begin repeated"): the platform's
- * transaction id when it opened the order (and a web order's approval page, reference 3.1 "Web
- * flow"), null when nobody answered. A begin repeated with the
- * same requestId answers from it. Committed without waiting for its WAL flush (UNHURRIED_COMMIT):
+ * Records how begins' InitTxn calls ended (docs/settlement.md "A begin repeated"), in one
+ * statement for all of them: a begin repeated with the same requestId answers from it.
+ * Committed without waiting for its WAL flush (UNHURRIED_COMMIT):
  * losing it in a database crash leaves the purchase as its opening left it, and the next caller
  * asks QueryTxn.
  */
-export async function recordInitTxnEnd(
-  db: DbClient,
-  end: { purchaseId: string; transId: string | null; steamUrl?: string; now: Date },
-): Promise<void> {
+export async function recordInitTxnEnds(db: DbClient, ends: readonly InitTxnEndRecord[]): Promise<void> {
   await db.$executeRaw`
-    WITH ${UNHURRIED_COMMIT}
-    UPDATE purchases SET trans_id = COALESCE(trans_id, ${end.transId}), init_txn_end_time = ${end.now},
-           steam_url = COALESCE(steam_url, ${end.steamUrl ?? null})
-      FROM unhurried WHERE id = ${end.purchaseId}`;
+    WITH ${UNHURRIED_COMMIT},
+    ends AS (SELECT * FROM unnest(${ends.map((end) => end.purchaseId)}::text[], ${ends.map((end) => end.transId)}::text[],
+                                  ${ends.map((end) => end.now)}::timestamptz[], ${ends.map((end) => end.steamUrl ?? null)}::text[])
+                      AS e(id, trans_id, end_time, steam_url))
+    UPDATE purchases p SET trans_id = COALESCE(p.trans_id, e.trans_id), init_txn_end_time = e.end_time,
+           steam_url = COALESCE(p.steam_url, e.steam_url)
+      FROM unhurried, ends e WHERE p.id = e.id`;
 }
 
 /**
  * Records the platform's transaction id once QueryTxn found the order (the begin's InitTxn
- * went unanswered, or its record was lost), committed as `recordInitTxnEnd` is.
+ * went unanswered, or its record was lost), committed as `recordInitTxnEnds` is.
  */
 export async function recordTransId(db: DbClient, purchaseId: string, transId: string): Promise<void> {
   await db.$executeRaw`

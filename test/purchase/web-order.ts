@@ -4,7 +4,7 @@ import type { ServiceDeps } from "../../src/core/deps.js";
 import { toCents } from "../../src/domain/money.js";
 import { newOrderId } from "../../src/domain/order-id.js";
 import { openPurchase } from "../../src/store/purchase-opening.js";
-import { findPurchase, recordInitTxnEnd } from "../../src/store/purchases.js";
+import { findPurchase, recordInitTxnEnds } from "../../src/store/purchases.js";
 import { settlePurchase } from "../../src/usecases/settle-purchase.js";
 import type { SeededShop } from "../support/seed-purchases.js";
 import type { PurchaseFixture } from "./purchase-fixture.js";
@@ -59,7 +59,7 @@ export async function openWebOrder(f: PurchaseFixture, shop: SeededShop): Promis
     ipaddress: "203.0.113.7",
   });
   if (init.kind !== "ok") throw new Error(`InitTxn: ${init.kind}`);
-  await recordInitTxnEnd(f.db, { purchaseId: id, transId: init.value.transid, now: new Date() });
+  await recordInitTxnEnds(f.db, [{ purchaseId: id, transId: init.value.transid, now: new Date() }]);
   return {
     id,
     orderId: orderId.toString(),

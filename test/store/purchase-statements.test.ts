@@ -3,7 +3,13 @@ import { spendWindow } from "../../src/domain/funding.js";
 import { claimFinalize } from "../../src/store/finalize-leases.js";
 import { type Db, openDatabase } from "../../src/store/open-database.js";
 import { findPublicCampaign } from "../../src/store/public-campaigns.js";
-import { creditPurchase, endPurchase, findPurchase, recordTransId } from "../../src/store/purchases.js";
+import {
+  creditPurchase,
+  endPurchase,
+  findPurchase,
+  recordInitTxnEnds,
+  recordTransId,
+} from "../../src/store/purchases.js";
 import { DOLLAR, type SeedCampaignOptions, seedCampaign, seedOffer, seedUsage } from "../support/seed.js";
 import { readMoney, seedPurchase } from "../support/seed-purchases.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
@@ -163,4 +169,43 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("writes committed without
       }
     },
   );
+});
+
+describe("the InitTxn ends of concurrent begins, in one statement", () => {
+  it("records each purchase's own end, keeping a transaction id or approval page recorded before", async () => {
+    const shop = await seedCampaign(prisma(), {});
+    const offerId = await seedOffer(prisma(), shop.campaignId, {});
+    const [opened, unanswered, web, known] = await Promise.all(
+      [0, 1, 2, 3].map(() => seedPurchase(prisma(), shop, offerId, { state: "INITIATED" })),
+    );
+    await prisma().purchase.update({
+      where: { id: known as string },
+      data: { transId: "first", steamUrl: "https://checkout.steampowered.com/first" },
+    });
+    const ends = [
+      { purchaseId: opened as string, transId: "71", now: NOW },
+      { purchaseId: unanswered as string, transId: null, now: new Date(NOW.getTime() + 1) },
+      { purchaseId: web as string, transId: "73", steamUrl: "https://checkout.steampowered.com/73", now: NOW },
+      { purchaseId: known as string, transId: "74", steamUrl: "https://checkout.steampowered.com/74", now: NOW },
+    ];
+
+    await recordInitTxnEnds(prisma(), ends);
+
+    const rows = await prisma().purchase.findMany({
+      where: { id: { in: ends.map((end) => end.purchaseId) } },
+      select: { id: true, transId: true, steamUrl: true, initTxnEndTime: true },
+    });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(opened as string)).toMatchObject({ transId: "71", steamUrl: null, initTxnEndTime: NOW });
+    expect(byId.get(unanswered as string)).toMatchObject({
+      transId: null,
+      initTxnEndTime: new Date(NOW.getTime() + 1),
+    });
+    expect(byId.get(web as string)).toMatchObject({ transId: "73", steamUrl: "https://checkout.steampowered.com/73" });
+    expect(byId.get(known as string)).toMatchObject({
+      transId: "first",
+      steamUrl: "https://checkout.steampowered.com/first",
+      initTxnEndTime: NOW,
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServiceDeps } from "../../core/deps.js";
+import { groupWrites } from "../../core/group-writes.js";
 import { openSecret } from "../../core/secret-box.js";
 import { beginRefusal } from "../../domain/begin-refusal.js";
 import { newOrderId } from "../../domain/order-id.js";
@@ -7,6 +8,7 @@ import { readRequestId } from "../../domain/request-id.js";
 import { notFound, unavailable } from "../../errors/status.js";
 import { toSteamLanguage } from "../../platform/steam/steam-language.js";
 import { type BeginFacts, findBeginFacts, openPurchase } from "../../store/purchase-opening.js";
+import { type InitTxnEndRecord, recordInitTxnEnds } from "../../store/purchases.js";
 import { answerKnownRequest } from "./known-request.js";
 import { answerOf, type OrderAnswer, openOrder } from "./open-order.js";
 import { createOpenings, type InitTxnEnd, type Openings } from "./openings.js";
@@ -45,6 +47,7 @@ export type BeginAnswer = OrderAnswer;
 interface Attempt {
   deps: ServiceDeps;
   openings: Openings;
+  recordEnd: (end: InitTxnEndRecord) => Promise<void>;
   request: BeginRequest;
   requestId: string | undefined;
   facts: BeginFacts;
@@ -62,6 +65,8 @@ interface Attempt {
 export function createBeginPurchaseUseCase(deps: ServiceDeps) {
   // The InitTxn calls this replica is making, for a begin repeated meanwhile (openings.ts).
   const openings = createOpenings();
+  // How InitTxn ended, recorded for concurrent begins in one statement (group-writes.ts).
+  const recordEnd = groupWrites<InitTxnEndRecord>((ends) => recordInitTxnEnds(deps.db, ends));
   return async (request: BeginRequest): Promise<BeginAnswer> => {
     const requestId = readRequestId(request.requestId);
     const facts = await findBeginFacts(deps.db, request.campaignKey, request.offerId, requestId);
@@ -69,7 +74,7 @@ export function createBeginPurchaseUseCase(deps: ServiceDeps) {
     if (!facts.requestKnown) refuseLocally(deps, request.campaignKey, facts);
     const publisherKey = openSecret(deps.masterKeys, facts.link.publisherKeyEncrypted);
     const steamid = await request.player({ appId: facts.appId, linkId: facts.link.id, publisherKey });
-    const attempt: Attempt = { deps, openings, request, requestId, facts, steamid, publisherKey };
+    const attempt: Attempt = { deps, openings, recordEnd, request, requestId, facts, steamid, publisherKey };
     return facts.requestKnown ? answerKnown(attempt, true) : openNew(attempt, true);
   };
 }
@@ -147,22 +152,26 @@ async function openNew(attempt: Attempt, mayOpenAfresh: boolean): Promise<BeginA
       const reason = opened === "offer-inactive" ? "OFFER_INACTIVE" : "PUBLISHER_LIMIT_REACHED";
       throw deps.refuse(reason, { subject: request.campaignKey, message: refusalMessages[reason] });
     }
-    end = await openOrder(deps, {
-      campaignKey: request.campaignKey,
-      campaignId: facts.campaignId,
-      requestId,
-      purchaseId,
-      orderId,
-      appId: facts.appId,
-      linkId: facts.link.id,
-      publisherKey: attempt.publisherKey,
-      sandbox: facts.link.sandbox,
-      steamid: attempt.steamid,
-      language,
-      offer,
-      clientAddress: request.clientAddress,
-      ...(request.web && { web: request.web }),
-    });
+    end = await openOrder(
+      deps,
+      {
+        campaignKey: request.campaignKey,
+        campaignId: facts.campaignId,
+        requestId,
+        purchaseId,
+        orderId,
+        appId: facts.appId,
+        linkId: facts.link.id,
+        publisherKey: attempt.publisherKey,
+        sandbox: facts.link.sandbox,
+        steamid: attempt.steamid,
+        language,
+        offer,
+        clientAddress: request.clientAddress,
+        ...(request.web && { web: request.web }),
+      },
+      attempt.recordEnd,
+    );
     return answerOf(deps, end, { campaignKey: request.campaignKey, purchaseId, orderId });
   } finally {
     ended(end);

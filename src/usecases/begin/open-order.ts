@@ -4,7 +4,7 @@ import { toCents } from "../../domain/money.js";
 import { PLATFORM_UNAVAILABLE_SAME_REQUEST } from "../../errors/messages.js";
 import { unavailable } from "../../errors/status.js";
 import { forgetRefusedOrder } from "../../store/purchase-opening.js";
-import { recordInitTxnEnd } from "../../store/purchases.js";
+import type { InitTxnEndRecord } from "../../store/purchases.js";
 import { markKeyRejected } from "../key-rejected.js";
 import type { InitTxnEnd } from "./openings.js";
 
@@ -50,7 +50,11 @@ const MAX_DESCRIPTION = 128;
  *   settlement sweeper, asks the platform (QueryTxn) and carries on with that one order or ends
  *   the attempt FAILED.
  */
-export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<InitTxnEnd> {
+export async function openOrder(
+  deps: ServiceDeps,
+  order: OrderToOpen,
+  recordEnd: (end: InitTxnEndRecord) => Promise<void>,
+): Promise<InitTxnEnd> {
   const result = await deps.steam.initTxn({
     publisherKey: order.publisherKey,
     sandbox: order.sandbox,
@@ -78,7 +82,7 @@ export async function openOrder(deps: ServiceDeps, order: OrderToOpen): Promise<
   }
   const transId = result.kind === "ok" ? result.value.transid : null;
   const steamUrl = result.kind === "ok" ? result.value.steamUrl : undefined;
-  await recordInitTxnEnd(deps.db, {
+  await recordEnd({
     purchaseId: order.purchaseId,
     transId,
     ...(steamUrl !== undefined && { steamUrl }),
