@@ -39,11 +39,13 @@ export async function loadSourceProject(
   return source;
 }
 
+/** The campaign a PlanTransfer or StartTransfer `request` names, and its source project. */
 export async function loadTransferAccess(
   deps: ServiceDeps,
-  options: { ctx: HandlerContext; name: string; sourceProject: string },
+  ctx: HandlerContext,
+  request: { name: string; sourceProject: string },
 ): Promise<TransferAccess> {
-  const campaign = await loadCampaignForTransfer(deps, options.ctx, options.name);
-  const source = await loadSourceProject(deps, { ctx: options.ctx, campaign, text: options.sourceProject });
+  const campaign = await loadCampaignForTransfer(deps, ctx, request.name);
+  const source = await loadSourceProject(deps, { ctx, campaign, text: request.sourceProject });
   return { campaign, source };
 }
