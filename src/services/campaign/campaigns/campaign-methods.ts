@@ -16,10 +16,10 @@ import {
 } from "../../../store/campaigns.js";
 import { readFundingHistory } from "../../../store/funding-history.js";
 import { readFunding } from "../../../store/purchases-read.js";
-import { deletionOutcome, expectedVersion } from "../../etag-check.js";
 import { type Authorized, authorizeName, authorizeParent, loadAuthorized, readName } from "../../management-access.js";
 import { toMoney } from "../../money-mapper.js";
 import type { CampaignImpl } from "../campaign-impl.js";
+import { deleteConditionally } from "../conditional-delete.js";
 import { listByCursor } from "../list-by-cursor.js";
 import { toCampaign, toCampaignState } from "./campaign-mapper.js";
 import { createCreateCampaign } from "./create-campaign.js";
@@ -64,18 +64,16 @@ export function createCampaignMethods(deps: ServiceDeps): CampaignMethods {
     },
 
     /** DeleteCampaign (spec 3.3, 4.6): CAMPAIGN_TRANSFERRED once a transfer started or a purchase was made. */
-    async deleteCampaign(request, ctx) {
-      const campaign = authorizeName(ctx, "encore.encores.delete", resources.campaign, request.name);
-      const version = expectedVersion(request.etag);
-      const deletion = await deleteCampaign(deps.db, { ...campaign.name, expectedVersion: version });
-      if (deletionOutcome(deps, deletion, campaign) === "transferredOrBought") {
-        throw deps.refuse("CAMPAIGN_TRANSFERRED", {
-          subject: request.name,
+    deleteCampaign: (request, ctx) =>
+      deleteConditionally(deps, authorizeName(ctx, "encore.encores.delete", resources.campaign, request.name), {
+        etag: request.etag,
+        remove: (name, expectedVersion) => deleteCampaign(deps.db, { ...name, expectedVersion }),
+        refusal: {
+          when: "transferredOrBought",
+          reason: "CAMPAIGN_TRANSFERRED",
           message: "The campaign can no longer be deleted: a transfer was started or a purchase was made.",
-        });
-      }
-      return {};
-    },
+        },
+      }),
 
     /** RetryVerification (spec 3.2, permission campaigns update): only from NEEDS_REVIEW or DECLINED. */
     async retryVerification(request, ctx) {

@@ -2,10 +2,10 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { deleteLinkUnlessUsed, findLink, listLinks, listSettlements } from "../../../store/links.js";
-import { deletionOutcome, expectedVersion } from "../../etag-check.js";
 import { listPage } from "../../list-page.js";
 import { authorizeName, authorizeParent, loadAuthorized } from "../../management-access.js";
 import type { CampaignImpl } from "../campaign-impl.js";
+import { deleteConditionally } from "../conditional-delete.js";
 import { listByCursor } from "../list-by-cursor.js";
 import { createCreateDistributorLink } from "./create-distributor-link.js";
 import { toDistributorLink, toListing, toSettlement } from "./link-mapper.js";
@@ -41,18 +41,16 @@ export function createLinkMethods(deps: ServiceDeps): LinkMethods {
     },
 
     /** DeleteDistributorLink (spec 4.6): LINK_IN_USE while a campaign names it or a purchase went through it. */
-    async deleteDistributorLink(request, ctx) {
-      const link = authorizeName(ctx, "encore.links.delete", resources.link, request.name);
-      const version = expectedVersion(request.etag);
-      const deletion = await deleteLinkUnlessUsed(deps.db, { ...link.name, expectedVersion: version });
-      if (deletionOutcome(deps, deletion, link) === "inUse") {
-        throw deps.refuse("LINK_IN_USE", {
-          subject: request.name,
+    deleteDistributorLink: (request, ctx) =>
+      deleteConditionally(deps, authorizeName(ctx, "encore.links.delete", resources.link, request.name), {
+        etag: request.etag,
+        remove: (name, expectedVersion) => deleteLinkUnlessUsed(deps.db, { ...name, expectedVersion }),
+        refusal: {
+          when: "inUse",
+          reason: "LINK_IN_USE",
           message: "The link is in use: a campaign names it or a purchase was made through it.",
-        });
-      }
-      return {};
-    },
+        },
+      }),
 
     /** ListListings: the apps the link's key owns, read from the platform now, by app id. */
     async listListings(request, ctx) {

@@ -10,9 +10,9 @@ import {
   listOffers,
 } from "../../../store/offers.js";
 import { idempotencyColumns } from "../../create-once.js";
-import { deletionOutcome, expectedVersion } from "../../etag-check.js";
 import { authorizeName, loadAuthorized, loadParentCampaign } from "../../management-access.js";
 import type { CampaignImpl } from "../campaign-impl.js";
+import { deleteConditionally } from "../conditional-delete.js";
 import { createIdempotently } from "../create-idempotently.js";
 import { listByCursor } from "../list-by-cursor.js";
 import { offerDescription, offerDisplayName, pricing } from "./offer-fields.js";
@@ -77,12 +77,11 @@ export function createOfferMethods(deps: ServiceDeps): OfferMethods {
       const offer = authorizeName(ctx, "encore.offers.delete", resources.offer, request.name);
       // Offers are reached only through their campaign's account.
       await loadAuthorized(offer, (n) => findOffer(deps.db, n));
-      const { campaignId, offerId } = offer.name;
-      const version = expectedVersion(request.etag);
-      const now = deps.now();
-      const deletion = await deleteOrDeactivateOffer(deps.db, { campaignId, offerId, expectedVersion: version, now });
-      deletionOutcome(deps, deletion, offer);
-      return {};
+      return deleteConditionally(deps, offer, {
+        etag: request.etag,
+        remove: (name, expectedVersion) =>
+          deleteOrDeactivateOffer(deps.db, { ...name, expectedVersion, now: deps.now() }),
+      });
     },
   };
 }
