@@ -1,6 +1,5 @@
-import type { ServiceImpl } from "@connectrpc/connect";
-import type { CampaignService } from "../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
+import type { CampaignImpl } from "./campaign-impl.js";
 import { createCampaignMethods } from "./campaigns/campaign-methods.js";
 import { createLinkMethods } from "./links/link-methods.js";
 import { createOfferMethods } from "./offers/offer-methods.js";
@@ -12,7 +11,7 @@ import { createTransferMethods } from "./transfers/transfer-methods.js";
  * encore.campaign.v1.CampaignService, composed of method groups, one module each. The groups
  * together implement every method: one no group implements fails to compile here.
  */
-export function createCampaignService(deps: ServiceDeps): ServiceImpl<typeof CampaignService> {
+export function createCampaignService(deps: ServiceDeps): CampaignImpl {
   return {
     ...createPublicReads(deps),
     ...createLinkMethods(deps),

@@ -1,10 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { HandlerContext } from "@connectrpc/connect";
 import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
-import {
-  type CreateCampaignRequest,
-  CreateCampaignRequestSchema,
-} from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { CreateCampaignRequestSchema } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { newId } from "../../../core/ids.js";
 import { resources } from "../../../domain/resource-names.js";
@@ -17,9 +13,11 @@ import {
 } from "../../../store/campaigns.js";
 import { violates } from "../../../store/constraint-violation.js";
 import { findLink } from "../../../store/links.js";
-import { createOnce, type Idempotency, idempotencyColumns, readIdempotency } from "../../create-once.js";
+import { type Idempotency, idempotencyColumns } from "../../create-once.js";
 import { readDisplayName } from "../../display-name.js";
 import { authorizeParent, readName } from "../../management-access.js";
+import type { CampaignImpl } from "../campaign-impl.js";
+import { createIdempotently } from "../create-idempotently.js";
 import { readLinkApps } from "../links/read-link-apps.js";
 import { checkRunwayAlertDays } from "../platform-answers.js";
 import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
@@ -35,15 +33,15 @@ function newCampaignKey(): string {
  * STATE_VERIFYING at once with its own top-up-only project; verification runs in the background.
  * Idempotent on request_id (AIP-155): a retry gets the first campaign without asking the platform.
  */
-export function createCreateCampaign(deps: ServiceDeps) {
-  return async (request: CreateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
+export function createCreateCampaign(deps: ServiceDeps): CampaignImpl["createCampaign"] {
+  return async (request, ctx) => {
     const accountId = authorizeParent(ctx, "encore.encores.create", request.parent);
-    const idempotency = readIdempotency(deps.masterKeys, CreateCampaignRequestSchema, request);
-    const row = await createOnce({
-      idempotency,
-      findEarlier: (requestId) => findCampaignByRequest(deps.db, accountId, requestId),
-      create: () => insertCheckedCampaign(deps, { request, accountId, idempotency }),
+    const row = await createIdempotently(deps, {
+      schema: CreateCampaignRequestSchema,
+      request,
       resource: "campaign",
+      findEarlier: (requestId) => findCampaignByRequest(deps.db, accountId, requestId),
+      create: (idempotency) => insertCheckedCampaign(deps, { campaign: request.campaign, accountId, idempotency }),
     });
     return toCampaign(row, deps.config.publicUrl);
   };
@@ -51,10 +49,9 @@ export function createCreateCampaign(deps: ServiceDeps) {
 
 async function insertCheckedCampaign(
   deps: ServiceDeps,
-  options: { request: CreateCampaignRequest; accountId: string; idempotency: Idempotency },
+  options: { campaign: Campaign | undefined; accountId: string; idempotency: Idempotency },
 ): Promise<CampaignRow> {
-  const { accountId, idempotency } = options;
-  const campaign = options.request.campaign;
+  const { accountId, idempotency, campaign } = options;
   const displayName = readDisplayName(campaign?.displayName ?? "", "campaign.displayName", { max: 200 });
   const fundingVisibility = fromFundingVisibility(campaign?.fundingVisibility ?? 0);
   if (fundingVisibility === undefined) {

@@ -1,35 +1,15 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
-import type { UpdateCampaignRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { CampaignSchema } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
-import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { type CampaignChanges, updateCampaign } from "../../../store/campaigns.js";
 import { readDisplayName } from "../../display-name.js";
 import { expectedVersion, writtenRow } from "../../etag-check.js";
 import { authorizeName } from "../../management-access.js";
+import type { CampaignImpl } from "../campaign-impl.js";
 import { checkRunwayAlertDays } from "../platform-answers.js";
+import { updatedFields } from "../update-fields.js";
 import { fromFundingVisibility, toCampaign } from "./campaign-mapper.js";
-
-type CampaignField = "display_name" | "funding_visibility" | "runway_alert_days" | "web_funding_enabled";
-
-// Accepted in a mask and ignored (AIP-203): output-only fields, and the immutable ones, which
-// this method never changes.
-const NOT_WRITTEN = [
-  "name",
-  "game",
-  "listing",
-  "etag",
-  "campaign_key",
-  "verification",
-  "project",
-  "transfer",
-  "state",
-  "create_time",
-  "update_time",
-  "web_funding_uri",
-];
 
 /**
  * UpdateCampaign (spec 4.6): `display_name`, `funding_visibility`, `runway_alert_days` and
@@ -37,37 +17,35 @@ const NOT_WRITTEN = [
  * one is ABORTED (ETAG_MISMATCH). Without a mask a field counts as given when set: turning web
  * funding off (false, proto3's unset) needs the mask to name it (AIP-134).
  */
-export function createUpdateCampaign(deps: ServiceDeps) {
-  return async (request: UpdateCampaignRequest, ctx: HandlerContext): Promise<Campaign> => {
+export function createUpdateCampaign(deps: ServiceDeps): CampaignImpl["updateCampaign"] {
+  return async (request, ctx) => {
     const campaign = request.campaign;
     const target = authorizeName(ctx, "encore.encores.update", resources.campaign, campaign?.name ?? "", {
       field: "campaign.name",
     });
-    const present: CampaignField[] = [];
-    if (campaign?.displayName) present.push("display_name");
-    if (campaign?.fundingVisibility) present.push("funding_visibility");
-    if (campaign?.runwayAlertDays) present.push("runway_alert_days");
-    if (campaign?.webFundingEnabled) present.push("web_funding_enabled");
-    const mask = resolveUpdateMask<CampaignField>({
+    const fields = updatedFields({
+      resource: CampaignSchema,
       paths: request.updateMask?.paths ?? [],
-      updatable: ["display_name", "funding_visibility", "runway_alert_days", "web_funding_enabled"],
-      present,
-      ignored: NOT_WRITTEN,
+      given: {
+        display_name: campaign?.displayName,
+        funding_visibility: campaign?.fundingVisibility,
+        runway_alert_days: campaign?.runwayAlertDays,
+        web_funding_enabled: campaign?.webFundingEnabled,
+      },
     });
-    if (!mask.ok) throw invalidArgument(`"updateMask" names "${mask.path}", which cannot be updated.`);
     const changes: CampaignChanges = {};
-    if (mask.fields.has("display_name")) {
+    if (fields.has("display_name")) {
       changes.displayName = readDisplayName(campaign?.displayName ?? "", "campaign.displayName", { max: 200 });
     }
-    if (mask.fields.has("funding_visibility")) {
+    if (fields.has("funding_visibility")) {
       const visibility = fromFundingVisibility(campaign?.fundingVisibility ?? 0);
       if (visibility === undefined) throw invalidArgument('"campaign.fundingVisibility" has no working zero value.');
       changes.fundingVisibility = visibility;
     }
-    if (mask.fields.has("runway_alert_days")) {
+    if (fields.has("runway_alert_days")) {
       changes.runwayAlertDays = checkRunwayAlertDays(campaign?.runwayAlertDays ?? 0, "campaign.runwayAlertDays");
     }
-    if (mask.fields.has("web_funding_enabled")) changes.webFundingEnabled = campaign?.webFundingEnabled ?? false;
+    if (fields.has("web_funding_enabled")) changes.webFundingEnabled = campaign?.webFundingEnabled ?? false;
     const version = expectedVersion(campaign?.etag ?? "");
     const written = await updateCampaign(deps.db, {
       ...target.name,

@@ -1,17 +1,15 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import {
-  type CreateDistributorLinkRequest,
-  CreateDistributorLinkRequestSchema,
-} from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
+import { CreateDistributorLinkRequestSchema } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { DistributorLink } from "../../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { newId } from "../../../core/ids.js";
 import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { findLinkByRequest, insertLink, type LinkRow } from "../../../store/links.js";
-import { createOnce, type Idempotency, idempotencyColumns, readIdempotency } from "../../create-once.js";
+import { type Idempotency, idempotencyColumns } from "../../create-once.js";
 import { readDisplayName } from "../../display-name.js";
 import { authorizeParent } from "../../management-access.js";
+import type { CampaignImpl } from "../campaign-impl.js";
+import { createIdempotently } from "../create-idempotently.js";
 import { appsOrRefusal, isPlausibleKey, ownsAGame } from "../platform-answers.js";
 import { toDistributorLink } from "./link-mapper.js";
 
@@ -20,15 +18,15 @@ import { toDistributorLink } from "./link-mapper.js";
  * before anything is stored; it is stored encrypted and only its fingerprint is returned.
  * Idempotent on request_id (AIP-155): a retry gets the first link without asking the platform.
  */
-export function createCreateDistributorLink(deps: ServiceDeps) {
-  return async (request: CreateDistributorLinkRequest, ctx: HandlerContext): Promise<DistributorLink> => {
+export function createCreateDistributorLink(deps: ServiceDeps): CampaignImpl["createDistributorLink"] {
+  return async (request, ctx) => {
     const accountId = authorizeParent(ctx, "encore.links.create", request.parent);
-    const idempotency = readIdempotency(deps.masterKeys, CreateDistributorLinkRequestSchema, request);
-    const row = await createOnce({
-      idempotency,
-      findEarlier: (requestId) => findLinkByRequest(deps.db, accountId, requestId),
-      create: () => insertCheckedLink(deps, { request, accountId, idempotency }),
+    const row = await createIdempotently(deps, {
+      schema: CreateDistributorLinkRequestSchema,
+      request,
       resource: "distributor link",
+      findEarlier: (requestId) => findLinkByRequest(deps.db, accountId, requestId),
+      create: (idempotency) => insertCheckedLink(deps, { link: request.distributorLink, accountId, idempotency }),
     });
     return toDistributorLink(row);
   };
@@ -36,9 +34,9 @@ export function createCreateDistributorLink(deps: ServiceDeps) {
 
 async function insertCheckedLink(
   deps: ServiceDeps,
-  options: { request: CreateDistributorLinkRequest; accountId: string; idempotency: Idempotency },
+  options: { link: DistributorLink | undefined; accountId: string; idempotency: Idempotency },
 ): Promise<LinkRow> {
-  const link = options.request.distributorLink;
+  const link = options.link;
   const publisherKey = link?.steam?.publisherKey ?? "";
   if (!isPlausibleKey(publisherKey)) {
     throw invalidArgument('"distributorLink.steam.publisherKey" is required: the publisher key, without spaces.');

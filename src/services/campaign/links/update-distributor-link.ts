@@ -1,31 +1,16 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import type { UpdateDistributorLinkRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import type { DistributorLink } from "../../../../gen/encore/campaign/v1/distributor_link_pb.js";
+import { type DistributorLink, DistributorLinkSchema } from "../../../../gen/encore/campaign/v1/distributor_link_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { fingerprintSecret, sealSecret } from "../../../core/secret-box.js";
 import { resources } from "../../../domain/resource-names.js";
-import { resolveUpdateMask } from "../../../domain/update-mask.js";
 import { invalidArgument } from "../../../errors/status.js";
 import { appIdsOnLink, findLink, type LinkChanges, type LinkRow, updateLink } from "../../../store/links.js";
 import { readDisplayName } from "../../display-name.js";
 import { expectedVersion, writtenRow } from "../../etag-check.js";
 import { authorizeName, loadAuthorized } from "../../management-access.js";
+import type { CampaignImpl } from "../campaign-impl.js";
 import { appsOrRefusal, isPlausibleKey, ownsAGame } from "../platform-answers.js";
+import { updatedFields } from "../update-fields.js";
 import { toDistributorLink } from "./link-mapper.js";
-
-type LinkField = "display_name" | "steam.publisher_key" | "steam.sandbox";
-
-const OUTPUT_ONLY = [
-  "name",
-  "fingerprint",
-  "outstanding",
-  "reserved",
-  "outstanding_limit",
-  "state",
-  "etag",
-  "create_time",
-  "update_time",
-];
 
 /**
  * UpdateDistributorLink (spec 4.6): `display_name`, and key rotation. A new key is checked
@@ -33,13 +18,13 @@ const OUTPUT_ONLY = [
  * (KEY_DOES_NOT_OWN_PRODUCT); rotating clears STATE_CREDENTIAL_INVALID (spec 3.3).
  * `steam.sandbox` is immutable.
  */
-export function createUpdateDistributorLink(deps: ServiceDeps) {
-  return async (request: UpdateDistributorLinkRequest, ctx: HandlerContext): Promise<DistributorLink> => {
+export function createUpdateDistributorLink(deps: ServiceDeps): CampaignImpl["updateDistributorLink"] {
+  return async (request, ctx) => {
     const link = request.distributorLink;
     const target = authorizeName(ctx, "encore.links.update", resources.link, link?.name ?? "", {
       field: "distributorLink.name",
     });
-    const fields = readFields(request);
+    const fields = readFields(link, request.updateMask?.paths ?? []);
     const current = await loadAuthorized(target, (n) => findLink(deps.db, n.accountId, n.linkId));
     if (fields.has("steam.sandbox") && (link?.steam?.sandbox ?? false) !== current.sandbox) {
       throw invalidArgument('"distributorLink.steam.sandbox" is immutable.');
@@ -57,24 +42,17 @@ export function createUpdateDistributorLink(deps: ServiceDeps) {
   };
 }
 
-function readFields(request: UpdateDistributorLinkRequest): ReadonlySet<LinkField> {
-  const link = request.distributorLink;
-  const present: LinkField[] = [];
-  if (link?.displayName) present.push("display_name");
-  if (link?.steam?.publisherKey) present.push("steam.publisher_key");
-  if (link?.steam?.sandbox) present.push("steam.sandbox");
-  // `steam` as a whole names both of its fields.
-  const paths = (request.updateMask?.paths ?? []).flatMap((path) =>
-    path === "steam" ? ["steam.publisher_key", "steam.sandbox"] : [path],
-  );
-  const mask = resolveUpdateMask<LinkField>({
-    paths,
-    updatable: ["display_name", "steam.publisher_key", "steam.sandbox"],
-    present,
-    ignored: OUTPUT_ONLY,
+function readFields(link: DistributorLink | undefined, paths: readonly string[]) {
+  return updatedFields({
+    resource: DistributorLinkSchema,
+    // `steam` as a whole names both of its fields.
+    paths: paths.flatMap((path) => (path === "steam" ? ["steam.publisher_key", "steam.sandbox"] : [path])),
+    given: {
+      display_name: link?.displayName,
+      "steam.publisher_key": link?.steam?.publisherKey,
+      "steam.sandbox": link?.steam?.sandbox,
+    },
   });
-  if (!mask.ok) throw invalidArgument(`"updateMask" names "${mask.path}", which cannot be updated.`);
-  return mask.fields;
 }
 
 /** The new key, sealed, once the platform vouched for it and it owns every app sold through the link. */

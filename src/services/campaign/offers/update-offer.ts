@@ -1,20 +1,18 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import type { UpdateOfferRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
-import type { Offer } from "../../../../gen/encore/campaign/v1/offer_pb.js";
+import { type Offer, OfferSchema } from "../../../../gen/encore/campaign/v1/offer_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { versionOfEtag } from "../../../domain/etag.js";
 import { type OfferName, resources } from "../../../domain/resource-names.js";
-import { resolveUpdateMask } from "../../../domain/update-mask.js";
-import { invalidArgument, notFound } from "../../../errors/status.js";
+import { notFound } from "../../../errors/status.js";
 import { findOffer, type OfferChanges, type OfferRow, updateOfferAtVersion } from "../../../store/offers.js";
 import { staleEtag } from "../../etag-check.js";
 import { authorizeName, loadAuthorized } from "../../management-access.js";
+import type { CampaignImpl } from "../campaign-impl.js";
+import { updatedFields } from "../update-fields.js";
 import { offerDescription, offerDisplayName, pricing } from "./offer-fields.js";
 import { toOffer } from "./offer-mapper.js";
 
 type OfferField = "display_name" | "description" | "price" | "credit" | "active";
 
-const OUTPUT_ONLY = ["name", "etag", "create_time", "update_time"];
 // Without an etag, a write that lost a race is redone on the fresh row this many times.
 const ATTEMPTS = 3;
 
@@ -24,19 +22,30 @@ const ATTEMPTS = 3;
  * (or the etag's). Purchases keep the price they began with (spec 4.6: a new price applies to
  * purchases begun afterwards).
  */
-export function createUpdateOffer(deps: ServiceDeps) {
-  return async (request: UpdateOfferRequest, ctx: HandlerContext): Promise<Offer> => {
-    const target = authorizeName(ctx, "encore.offers.update", resources.offer, request.offer?.name ?? "", {
+export function createUpdateOffer(deps: ServiceDeps): CampaignImpl["updateOffer"] {
+  return async (request, ctx) => {
+    const offer = request.offer;
+    const target = authorizeName(ctx, "encore.offers.update", resources.offer, offer?.name ?? "", {
       field: "offer.name",
     });
     const { name, text } = target;
-    const fields = readFields(request);
-    const etag = request.offer?.etag ?? "";
+    const fields = updatedFields<OfferField>({
+      resource: OfferSchema,
+      paths: request.updateMask?.paths ?? [],
+      given: {
+        display_name: offer?.displayName,
+        description: offer?.description,
+        price: offer?.price,
+        credit: offer?.credit,
+        active: offer?.active !== undefined,
+      },
+    });
+    const etag = offer?.etag ?? "";
     for (let attempt = 1; ; attempt += 1) {
       const current = await loadAuthorized(target, (n) => findOffer(deps.db, n));
       const version = etag === "" ? current.version : (versionOfEtag(etag) ?? 0);
       if (version !== current.version) throw staleEtag(deps, text);
-      const written = await write(deps, { name, current, fields, request });
+      const written = await write(deps, { name, current, fields, offer });
       if (written.kind === "written") return toOffer(name.accountId, written.row);
       if (written.kind === "absent") throw notFound(target.message);
       if (etag !== "" || attempt === ATTEMPTS) throw staleEtag(deps, text);
@@ -44,33 +53,14 @@ export function createUpdateOffer(deps: ServiceDeps) {
   };
 }
 
-function readFields(request: UpdateOfferRequest): ReadonlySet<OfferField> {
-  const offer = request.offer;
-  const present: OfferField[] = [];
-  if (offer?.displayName) present.push("display_name");
-  if (offer?.description) present.push("description");
-  if (offer?.price) present.push("price");
-  if (offer?.credit) present.push("credit");
-  if (offer?.active !== undefined) present.push("active");
-  const mask = resolveUpdateMask<OfferField>({
-    paths: request.updateMask?.paths ?? [],
-    updatable: ["display_name", "description", "price", "credit", "active"],
-    present,
-    ignored: OUTPUT_ONLY,
-  });
-  if (!mask.ok) throw invalidArgument(`"updateMask" names "${mask.path}", which cannot be updated.`);
-  return mask.fields;
-}
-
 interface Write {
   name: OfferName;
   current: OfferRow;
   fields: ReadonlySet<OfferField>;
-  request: UpdateOfferRequest;
+  offer: Offer | undefined;
 }
 
-function write(deps: ServiceDeps, { name, current, fields, request }: Write) {
-  const offer = request.offer;
+function write(deps: ServiceDeps, { name, current, fields, offer }: Write) {
   const changes: OfferChanges = {};
   if (fields.has("display_name")) changes.displayName = offerDisplayName(offer);
   if (fields.has("description")) changes.description = offerDescription(offer);

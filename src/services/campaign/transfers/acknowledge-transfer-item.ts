@@ -1,5 +1,3 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import type { Campaign } from "../../../../gen/encore/campaign/v1/campaign_pb.js";
 import type { AcknowledgeTransferItemRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
@@ -9,6 +7,7 @@ import { markItem, settleTransfer } from "../../../store/transfer-progress.js";
 import { notFoundMessage } from "../../management-access.js";
 import { authorize } from "../../principal.js";
 import { emitTransferState } from "../../webhooks/resource-events.js";
+import type { CampaignImpl } from "../campaign-impl.js";
 import { toCampaign } from "../campaigns/campaign-mapper.js";
 import { loadCampaignForTransfer } from "./transfer-access.js";
 
@@ -23,8 +22,8 @@ interface WaitingItem {
  * cannot be copied arrives as a fresh install; it is moved so within the call. Any other item,
  * or one not waiting, is NOT_AWAITING_ACKNOWLEDGEMENT.
  */
-export function createAcknowledgeTransferItem(deps: ServiceDeps) {
-  return async (request: AcknowledgeTransferItemRequest, ctx: HandlerContext): Promise<Campaign> => {
+export function createAcknowledgeTransferItem(deps: ServiceDeps): CampaignImpl["acknowledgeTransferItem"] {
+  return async (request, ctx) => {
     const campaign = await loadCampaignForTransfer(deps, ctx, request.name);
     // Spec 5: moving out of the source project needs project.projects.update on it; checked
     // before anything is said about the item (spec 5.3: NOT_FOUND first).

@@ -1,4 +1,3 @@
-import type { HandlerContext } from "@connectrpc/connect";
 import type { StartTransferRequest } from "../../../../gen/encore/campaign/v1/campaign_service_pb.js";
 import { Transfer_Mode } from "../../../../gen/encore/campaign/v1/transfer_pb.js";
 import type { Operation } from "../../../../gen/google/longrunning/operations_pb.js";
@@ -19,7 +18,8 @@ import {
 } from "../../../store/transfers.js";
 import { TRANSFER_LEASE_MS, workTransfer } from "../../../usecases/transfer-steps.js";
 import { notFoundMessage } from "../../management-access.js";
-import { planFromHost } from "./plan-transfer.js";
+import type { CampaignImpl } from "../campaign-impl.js";
+import { planFromHost } from "./host-plan.js";
 import { loadTransferAccess } from "./transfer-access.js";
 import { toOperation } from "./transfer-mapper.js";
 
@@ -33,13 +33,9 @@ const modes: Partial<Record<Transfer_Mode, TransferMode>> = {
  * recommends it, and completes within the call. MODE_MOVE records the chosen resources and
  * returns at once; the mover job moves them. Idempotent on `request_id`.
  */
-export function createStartTransfer(deps: ServiceDeps) {
-  return async (request: StartTransferRequest, ctx: HandlerContext): Promise<Operation> => {
-    const { campaign, source } = await loadTransferAccess(deps, {
-      ctx,
-      name: request.name,
-      sourceProject: request.sourceProject,
-    });
+export function createStartTransfer(deps: ServiceDeps): CampaignImpl["startTransfer"] {
+  return async (request, ctx) => {
+    const { campaign, source } = await loadTransferAccess(deps, ctx, request);
     const mode = modes[request.mode];
     if (!mode) throw invalidArgument('"mode" must be MODE_CONVERT or MODE_MOVE.');
     const requestId = readRequestId(request.requestId) ?? null;

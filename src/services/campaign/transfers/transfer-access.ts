@@ -23,27 +23,25 @@ export async function loadCampaignForTransfer(
   return loadAuthorized(campaign, (n) => findCampaign(deps.db, n.accountId, n.campaignId));
 }
 
-/** The source project, which must be another of the account's ordinary projects. */
-export async function loadSourceProject(
+/**
+ * The campaign a PlanTransfer or StartTransfer `request` names, and its source project, which
+ * must be another of the account's ordinary projects.
+ */
+export async function loadTransferAccess(
   deps: ServiceDeps,
-  options: { ctx: HandlerContext; campaign: CampaignRow; text: string },
-): Promise<ProjectRow> {
-  const { ctx, campaign, text } = options;
-  const project = authorizeName(ctx, "project.projects.update", resources.project, text, { field: "sourceProject" });
+  ctx: HandlerContext,
+  request: { name: string; sourceProject: string },
+): Promise<TransferAccess> {
+  const campaign = await loadCampaignForTransfer(deps, ctx, request.name);
+  const project = authorizeName(ctx, "project.projects.update", resources.project, request.sourceProject, {
+    field: "sourceProject",
+  });
   const source = await loadAuthorized(project, async (n) =>
     n.accountId === campaign.accountId ? findProject(deps.db, n.accountId, n.projectId) : undefined,
   );
   if (source.id === campaign.projectId) throw invalidArgument('"sourceProject" is the campaign\'s own project.');
-  if (source.topUpOnly)
+  if (source.topUpOnly) {
     throw invalidArgument('"sourceProject" is a campaign\'s project; the game must come from an ordinary one.');
-  return source;
-}
-
-export async function loadTransferAccess(
-  deps: ServiceDeps,
-  options: { ctx: HandlerContext; name: string; sourceProject: string },
-): Promise<TransferAccess> {
-  const campaign = await loadCampaignForTransfer(deps, options.ctx, options.name);
-  const source = await loadSourceProject(deps, { ctx: options.ctx, campaign, text: options.sourceProject });
+  }
   return { campaign, source };
 }
