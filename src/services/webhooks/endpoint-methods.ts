@@ -150,23 +150,18 @@ export function createEndpointMethods(deps: ServiceDeps): EndpointMethods {
      * beside it for `overlap` (default 24 h, at most 7 days; zero: not at all).
      */
     async rotateWebhookEndpointSecret(request, ctx) {
-      const { name, message } = authorizeName(
-        ctx,
-        "webhook.endpoints.rotateSecret",
-        resources.webhookEndpoint,
-        request.name,
-      );
+      const endpoint = authorizeName(ctx, "webhook.endpoints.rotateSecret", resources.webhookEndpoint, request.name);
       const overlapMs = readOverlap(request.overlap);
       const now = deps.now();
       const secret = newSigningSecret();
       const row = await rotateWebhookSecret(deps.db, {
-        accountId: name.accountId,
-        id: name.endpointId,
+        accountId: endpoint.name.accountId,
+        id: endpoint.name.endpointId,
         secretEncrypted: sealSecret(deps.masterKeys, secret),
         previousExpireTime: overlapMs === 0 ? null : new Date(now.getTime() + overlapMs),
         now,
       });
-      if (!row) throw notFound(message);
+      if (!row) throw notFound(endpoint.message);
       return toWebhookEndpoint(row, secret);
     },
   };
