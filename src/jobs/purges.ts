@@ -95,7 +95,7 @@ export const createAuditPurge = retentionPurge("audit-purge", "audit events", 5_
 export const createWebhookPurge = retentionPurge("webhook-purge", "webhook events", 1_000, purgeWebhookEvents);
 
 /**
- * Deletes expired sessions (they live at most 12 hours, operator/create-session.ts). An expired
+ * Deletes expired sessions (they live at most 12 hours, services/operator/account-methods.ts). An expired
  * session already fails to authenticate, so the interval only bounds storage.
  */
 export const createSessionPurge = (options: PurgeOptions): Purge =>

@@ -1,6 +1,5 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import type { Settlement } from "../../../gen/encore/campaign/v1/distributor_link_pb.js";
-import type { RecordSettlementRequest } from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { newId } from "../../core/ids.js";
 import { readRequestId } from "../../domain/request-id.js";
@@ -21,8 +20,8 @@ const MAX_REFERENCE = 256;
  * as much, atomically; more than the outstanding is SETTLEMENT_EXCEEDS_OUTSTANDING. Idempotent
  * on request_id: a retry (or a concurrent twin) gets the first settlement back, recorded once.
  */
-export function createRecordSettlement(deps: ServiceDeps) {
-  return async (request: RecordSettlementRequest, ctx: HandlerContext): Promise<Settlement> => {
+export function createRecordSettlement(deps: ServiceDeps): ServiceImpl<typeof OperatorService>["recordSettlement"] {
+  return async (request, ctx) => {
     requireOperator(ctx);
     const link = readName(resources.link, request.parent, "parent");
     const amountNanos = readUsd(request.amount, "amount");

@@ -1,9 +1,5 @@
-import { create } from "@bufbuild/protobuf";
-import type { HandlerContext } from "@connectrpc/connect";
-import {
-  type PublisherKeyReencryption,
-  PublisherKeyReencryptionSchema,
-} from "../../../gen/encore/operator/v1/operator_service_pb.js";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { OperatorService } from "../../../gen/encore/operator/v1/operator_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
 import { masterKeyId, openSecret, sealedHeader, sealSecret } from "../../core/secret-box.js";
 import { SecretKeyUnavailable } from "../../errors/sealed-secret.js";
@@ -19,8 +15,10 @@ const BATCH_SIZE = 100;
  * ENCORE_MASTER_KEY_PREVIOUS, or for rows from before key ids by trying both) and sealed under
  * it. A box neither opens is logged by its row, with the master key ids only, and left as it is.
  */
-export function createReencryptPublisherKeys(deps: ServiceDeps) {
-  return async (_: unknown, ctx: HandlerContext): Promise<PublisherKeyReencryption> => {
+export function createReencryptPublisherKeys(
+  deps: ServiceDeps,
+): ServiceImpl<typeof OperatorService>["reencryptPublisherKeys"] {
+  return async (_request, ctx) => {
     requireOperator(ctx);
     const log = deps.logger.child({ job: "master key re-encryption" });
     const pass = (sealed: SealedColumn, rowField: "linkId" | "webhookEndpointId", what: string) =>
@@ -45,25 +43,18 @@ export function createReencryptPublisherKeys(deps: ServiceDeps) {
       "previous webhook signing secret",
     );
     const masterKey = masterKeyId(deps.masterKeys.current);
-    const reencryption = create(PublisherKeyReencryptionSchema, {
+    const webhookSecrets = {
+      reencrypted: secrets.reencrypted + previousSecrets.reencrypted,
+      unreadable: secrets.unreadable + previousSecrets.unreadable,
+      remaining: secrets.remaining + previousSecrets.remaining,
+    };
+    log.info({ masterKeyId: masterKey, publisherKeys: keys, webhookSecrets }, "secrets re-encrypted");
+    return {
       masterKeyId: masterKey,
       ...keys,
-      webhookSecretsReencrypted: secrets.reencrypted + previousSecrets.reencrypted,
-      webhookSecretsUnreadable: secrets.unreadable + previousSecrets.unreadable,
-      webhookSecretsRemaining: secrets.remaining + previousSecrets.remaining,
-    });
-    log.info(
-      {
-        masterKeyId: masterKey,
-        publisherKeys: keys,
-        webhookSecrets: {
-          reencrypted: reencryption.webhookSecretsReencrypted,
-          unreadable: reencryption.webhookSecretsUnreadable,
-          remaining: reencryption.webhookSecretsRemaining,
-        },
-      },
-      "secrets re-encrypted",
-    );
-    return reencryption;
+      webhookSecretsReencrypted: webhookSecrets.reencrypted,
+      webhookSecretsUnreadable: webhookSecrets.unreadable,
+      webhookSecretsRemaining: webhookSecrets.remaining,
+    };
   };
 }

@@ -9,19 +9,10 @@ import {
   WebhookEndpointSchema,
 } from "../../../gen/encore/webhook/v1/webhook_service_pb.js";
 import { resources } from "../../domain/resource-names.js";
-import type { WebhookDeliveryRow, WebhookDeliveryState } from "../../store/webhook-deliveries.js";
-import type { WebhookEndpointRow, WebhookEndpointState } from "../../store/webhook-endpoints.js";
+import type { WebhookDeliveryRow } from "../../store/webhook-deliveries.js";
+import type { WebhookEndpointRow } from "../../store/webhook-endpoints.js";
 
-const endpointStates: Record<WebhookEndpointState, WebhookEndpoint_State> = {
-  ACTIVE: WebhookEndpoint_State.ACTIVE,
-  DISABLED: WebhookEndpoint_State.DISABLED,
-};
-
-const deliveryStates: Record<WebhookDeliveryState, WebhookDelivery_State> = {
-  PENDING: WebhookDelivery_State.PENDING,
-  SUCCEEDED: WebhookDelivery_State.SUCCEEDED,
-  FAILED: WebhookDelivery_State.FAILED,
-};
+// Store states are spelled as the enums' value names, so a state maps by its name.
 
 const optionalTime = (time: Date | null) => (time === null ? undefined : timestampFromDate(time));
 
@@ -32,7 +23,7 @@ export function toWebhookEndpoint(row: WebhookEndpointRow, signingSecret = ""): 
     url: row.url,
     eventTypes: row.eventTypes,
     description: row.description,
-    state: endpointStates[row.state],
+    state: WebhookEndpoint_State[row.state],
     disabledReason: row.disabledReason,
     disableTime: optionalTime(row.disableTime),
     signingSecret,
@@ -48,7 +39,7 @@ export function toWebhookDelivery(accountId: string, row: WebhookDeliveryRow): W
     name: resources.webhookDelivery.format({ accountId, endpointId: row.endpointId, deliveryId: row.id }),
     eventId: row.eventId,
     eventType: row.event.type,
-    state: deliveryStates[row.state],
+    state: WebhookDelivery_State[row.state],
     attemptCount: row.attemptCount,
     statusCode: row.lastStatusCode,
     latency: row.attemptCount === 0 ? undefined : durationFromMs(row.lastLatencyMs),
