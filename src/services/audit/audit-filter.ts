@@ -1,3 +1,4 @@
+import { readRfc3339 } from "../../domain/rfc3339.js";
 import { invalidArgument } from "../../errors/status.js";
 
 // The filter of ListAuditEvents, as its proto documents it (AIP-160, a fixed subset):
@@ -17,7 +18,6 @@ export interface AuditFilter {
 }
 
 const TERM = /^(resource|actor|method|account|create_time)\s*(=|>=|<)\s*"([^"\\]*)"$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const ACCOUNT = /^accounts\/([^/]+)$/;
 
 export function parseAuditFilter(filter: string, options: { operator: boolean }): AuditFilter {
@@ -39,7 +39,7 @@ export function parseAuditFilter(filter: string, options: { operator: boolean })
     if (field === "create_time" && operator !== "=") {
       const key = operator === ">=" ? "since" : "before";
       if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
-      result[key] = readTime(value, bad);
+      result[key] = readRfc3339(value, bad);
     } else if (operator !== "=" || field === "create_time") {
       throw bad(`${field} does not take ${operator}`);
     } else if (field === "account") {
@@ -54,12 +54,6 @@ export function parseAuditFilter(filter: string, options: { operator: boolean })
     }
   }
   return result;
-}
-
-function readTime(value: string, bad: (why: string) => Error): Date {
-  const time = new Date(value);
-  if (!RFC3339.test(value) || Number.isNaN(time.getTime())) throw bad(`"${value}" is not an RFC 3339 time`);
-  return time;
 }
 
 function throwIt(error: Error): never {
