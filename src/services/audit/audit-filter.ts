@@ -1,5 +1,5 @@
-import { readRfc3339 } from "../../domain/rfc3339.js";
 import { invalidArgument } from "../../errors/status.js";
+import { filterTerms, readTimeBound } from "../list-filter.js";
 
 // The filter of ListAuditEvents, as its proto documents it (AIP-160, a fixed subset):
 // `resource = "<name>"`, `actor = "<name>"`, `method = "<package.Service/Method>"`,
@@ -31,15 +31,10 @@ export function parseAuditFilter(filter: string, options: { operator: boolean })
     before: undefined,
     accountId: undefined,
   };
-  if (filter.trim() === "") return result;
-  for (const term of filter.trim().split(/\s+AND\s+/)) {
-    const match = TERM.exec(term.trim());
-    if (!match) throw bad(`"${term}" is not a term this filter accepts`);
-    const [, field, operator, value] = match as unknown as [string, string, string, string];
+  for (const term of filterTerms(filter, TERM, bad)) {
+    const { field, operator, value } = term;
     if (field === "create_time" && operator !== "=") {
-      const key = operator === ">=" ? "since" : "before";
-      if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
-      result[key] = readRfc3339(value, bad);
+      readTimeBound(result, term, bad);
     } else if (operator !== "=" || field === "create_time") {
       throw bad(`${field} does not take ${operator}`);
     } else if (field === "account") {

@@ -6,18 +6,11 @@ import type { Db } from "../../store/open-database.js";
 import { readDisplayName } from "../display-name.js";
 import { authorizeParent } from "../management-access.js";
 
-export interface NamedRow {
-  id: string;
-  accountId: string;
-  displayName: string;
-  createTime: Date;
-}
-
 export interface NamedCreate<Field extends string, Row, Item> {
   permission: Permission;
   /** The request's resource field, e.g. "game"; only its display name is read, and it is required. */
   field: Field;
-  insert(db: Db, row: NamedRow): Promise<Row>;
+  insert(db: Db, row: { id: string; accountId: string; displayName: string; createTime: Date }): Promise<Row>;
   toItem(row: Row): Item;
 }
 
