@@ -3,7 +3,7 @@ import type { ServiceDeps } from "../core/deps.js";
 import { versionOfEtag } from "../domain/etag.js";
 import { notFound } from "../errors/status.js";
 import type { ConditionalWrite } from "../store/links.js";
-import type { Authorized } from "./management-access.js";
+import { type Authorized, writtenOutcome } from "./management-access.js";
 
 /**
  * The version a request's etag requires: undefined when the caller sent none (AIP-154: the
@@ -29,9 +29,7 @@ export function writtenRow<T>(
   written: ConditionalWrite<T>,
   target: Authorized<unknown>,
 ): T {
-  if (written.kind === "absent") throw notFound(target.message);
-  if (written.kind === "stale") throw staleEtag(deps, target.text);
-  return written.row;
+  return writtenOutcome(written, target, () => staleEtag(deps, target.text)).row;
 }
 
 /** A conditional delete's outcome, once NOT_FOUND (absent) and ABORTED (stale etag) are answered. */

@@ -71,3 +71,26 @@ export function listAccountPage<Row extends { id: string }>(
     load: (page) => list.load(deps.db, accountId, page),
   });
 }
+
+export interface AccountListMethod<Row, Item, Field extends string> extends Omit<AccountList<Row>, "scope"> {
+  /** The response's repeated field, which also names the list in its page tokens. */
+  field: Field;
+  toItem(row: Row): Item;
+}
+
+/** A List method of a `parent` account's resources, paged by id (creation order). */
+export function listInAccount<Row extends { id: string }, Item, Field extends string>(
+  deps: Pick<ServiceDeps, "pageTokens" | "db">,
+  list: AccountListMethod<Row, Item, Field>,
+) {
+  return async (
+    request: ListRequest & { parent: string },
+    ctx: HandlerContext,
+  ): Promise<Record<Field, Item[]> & { nextPageToken: string }> => {
+    const page = await listAccountPage(deps, ctx, request, { ...list, scope: list.field });
+    const items = page.items.map((row) => list.toItem(row));
+    return { [list.field]: items, nextPageToken: page.nextPageToken } as Record<Field, Item[]> & {
+      nextPageToken: string;
+    };
+  };
+}

@@ -1,4 +1,4 @@
-import type { HandlerContext } from "@connectrpc/connect";
+import type { ConnectError, HandlerContext } from "@connectrpc/connect";
 import type { ServiceDeps } from "../core/deps.js";
 import type { Permission } from "../domain/permissions.js";
 import { type CampaignName, type ResourcePattern, resources } from "../domain/resource-names.js";
@@ -15,6 +15,12 @@ export function readName<T>(resource: ResourcePattern<T>, text: string, field: s
   const result = resource.parse(text);
   if (!result.ok) throw invalidArgument(resource.mustBe(field));
   return result.value;
+}
+
+/** A message field the request must carry, or INVALID_ARGUMENT naming it. */
+export function readRequired<T>(value: T | undefined, field: string): T {
+  if (value === undefined) throw invalidArgument(`Missing required field "${field}".`);
+  return value;
 }
 
 export function notFoundMessage(name: string): string {
@@ -56,6 +62,21 @@ export async function loadAuthorized<T, R>(
   const row = await load(authorized.name);
   if (row === null || row === undefined) throw notFound(authorized.message);
   return row;
+}
+
+/**
+ * A guarded write's outcome, once answered: NOT_FOUND when the resource is gone (in the very
+ * words of a missing permission), `refusal` for the write's own refusal (a stale etag, the
+ * account's last owner).
+ */
+export function writtenOutcome<Outcome extends { kind: string }>(
+  outcome: Outcome,
+  target: Authorized<unknown>,
+  refusal: () => ConnectError,
+): Extract<Outcome, { kind: "written" }> {
+  if (outcome.kind === "absent") throw notFound(target.message);
+  if (outcome.kind !== "written") throw refusal();
+  return outcome as Extract<Outcome, { kind: "written" }>;
 }
 
 /**

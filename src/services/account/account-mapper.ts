@@ -27,20 +27,15 @@ export function toProtoRole(role: Role): ProtoRole {
   return toProto[role];
 }
 
+const fromProto = new Map(Object.entries(toProto).map(([role, proto]) => [proto, role as Role]));
+
 /** The domain role of a request's role; ROLE_UNSPECIFIED (or an unknown number) is refused. */
 export function readRole(role: ProtoRole, field: string): Role {
-  switch (role) {
-    case ProtoRole.OWNER:
-      return "OWNER";
-    case ProtoRole.ADMIN:
-      return "ADMIN";
-    case ProtoRole.BILLING:
-      return "BILLING";
-    case ProtoRole.VIEWER:
-      return "VIEWER";
-    default:
-      throw invalidArgument(`"${field}" must be ROLE_OWNER, ROLE_ADMIN, ROLE_BILLING or ROLE_VIEWER.`);
+  const read = fromProto.get(role);
+  if (read === undefined) {
+    throw invalidArgument(`"${field}" must be ROLE_OWNER, ROLE_ADMIN, ROLE_BILLING or ROLE_VIEWER.`);
   }
+  return read;
 }
 
 export function toAccount(row: AccountRow): Account {

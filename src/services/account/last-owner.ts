@@ -1,8 +1,9 @@
-import type { ConnectError } from "@connectrpc/connect";
+import type { ConnectError, HandlerContext } from "@connectrpc/connect";
 import type { ServiceDeps } from "../../core/deps.js";
-import { notFound } from "../../errors/status.js";
+import type { Permission } from "../../domain/permissions.js";
+import type { ResourcePattern } from "../../domain/resource-names.js";
 import type { OwnerGuarded } from "../../store/account-owners.js";
-import type { Authorized } from "../management-access.js";
+import { authorizeName, writtenOutcome } from "../management-access.js";
 
 /**
  * LAST_OWNER: the write would leave the account with no owner key and no owner member, and
@@ -16,13 +17,22 @@ export function refuseLastOwner(deps: Pick<ServiceDeps, "refuse">, subject: stri
   });
 }
 
-/** What an owner-guarded write wrote: NOT_FOUND when the key or member is gone, LAST_OWNER when refused. */
-export function ownerGuardedValue<T>(
+export interface OwnerGuardedDelete<Name> {
+  permission: Permission;
+  resource: ResourcePattern<Name>;
+  /** Words the NOT_FOUND, the same for a missing permission and a missing key or member. */
+  missing: (name: string) => string;
+  remove(name: Name): Promise<OwnerGuarded<void>>;
+}
+
+/** A Delete method of a key or member: NOT_FOUND when it is gone, LAST_OWNER when it is the last owner. */
+export function deleteOwnerGuarded<Name extends { accountId: string }>(
   deps: Pick<ServiceDeps, "refuse">,
-  outcome: OwnerGuarded<T>,
-  target: Authorized<unknown>,
-): T {
-  if (outcome.kind === "absent") throw notFound(target.message);
-  if (outcome.kind === "lastOwner") throw refuseLastOwner(deps, target.text);
-  return outcome.value;
+  options: OwnerGuardedDelete<Name>,
+) {
+  return async (request: { name: string }, ctx: HandlerContext): Promise<Record<string, never>> => {
+    const target = authorizeName(ctx, options.permission, options.resource, request.name, { missing: options.missing });
+    writtenOutcome(await options.remove(target.name), target, () => refuseLastOwner(deps, target.text));
+    return {};
+  };
 }

@@ -1,4 +1,5 @@
 import { invalidArgument } from "../../errors/status.js";
+import { filterTerms, readTimeBound } from "../list-filter.js";
 
 // The filter of ListAuditEvents, as its proto documents it (AIP-160, a fixed subset):
 // `resource = "<name>"`, `actor = "<name>"`, `method = "<package.Service/Method>"`,
@@ -17,7 +18,6 @@ export interface AuditFilter {
 }
 
 const TERM = /^(resource|actor|method|account|create_time)\s*(=|>=|<)\s*"([^"\\]*)"$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const ACCOUNT = /^accounts\/([^/]+)$/;
 
 export function parseAuditFilter(filter: string, options: { operator: boolean }): AuditFilter {
@@ -31,15 +31,10 @@ export function parseAuditFilter(filter: string, options: { operator: boolean })
     before: undefined,
     accountId: undefined,
   };
-  if (filter.trim() === "") return result;
-  for (const term of filter.trim().split(/\s+AND\s+/)) {
-    const match = TERM.exec(term.trim());
-    if (!match) throw bad(`"${term}" is not a term this filter accepts`);
-    const [, field, operator, value] = match as unknown as [string, string, string, string];
+  for (const term of filterTerms(filter, TERM, bad)) {
+    const { field, operator, value } = term;
     if (field === "create_time" && operator !== "=") {
-      const key = operator === ">=" ? "since" : "before";
-      if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
-      result[key] = readTime(value, bad);
+      readTimeBound(result, term, bad);
     } else if (operator !== "=" || field === "create_time") {
       throw bad(`${field} does not take ${operator}`);
     } else if (field === "account") {
@@ -54,12 +49,6 @@ export function parseAuditFilter(filter: string, options: { operator: boolean })
     }
   }
   return result;
-}
-
-function readTime(value: string, bad: (why: string) => Error): Date {
-  const time = new Date(value);
-  if (!RFC3339.test(value) || Number.isNaN(time.getTime())) throw bad(`"${value}" is not an RFC 3339 time`);
-  return time;
 }
 
 function throwIt(error: Error): never {

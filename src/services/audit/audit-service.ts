@@ -1,16 +1,9 @@
-import { create } from "@bufbuild/protobuf";
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import {
-  type AuditService,
-  type ListAuditEventsRequest,
-  type ListAuditEventsResponse,
-  ListAuditEventsResponseSchema,
-} from "../../../gen/encore/audit/v1/audit_service_pb.js";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { AuditService } from "../../../gen/encore/audit/v1/audit_service_pb.js";
 import type { ServiceDeps } from "../../core/deps.js";
-import { accountNotFound } from "../account/get-account.js";
+import { accountNotFound } from "../account/account-methods.js";
 import { authorizeParent } from "../management-access.js";
-import { toAuditEvent } from "./audit-mapper.js";
-import { pageAuditEvents } from "./list-audit-events.js";
+import { listAuditEventsPage } from "./list-audit-events.js";
 
 /**
  * encore.audit.v1.AuditService: an account's audit log, for the roles holding
@@ -18,13 +11,9 @@ import { pageAuditEvents } from "./list-audit-events.js";
  */
 export function createAuditService(deps: ServiceDeps): ServiceImpl<typeof AuditService> {
   return {
-    async listAuditEvents(request: ListAuditEventsRequest, ctx: HandlerContext): Promise<ListAuditEventsResponse> {
+    async listAuditEvents(request, ctx) {
       const accountId = authorizeParent(ctx, "audit.auditEvents.list", request.parent, accountNotFound);
-      const page = await pageAuditEvents(deps, { ...request, accountId });
-      return create(ListAuditEventsResponseSchema, {
-        auditEvents: page.items.map(toAuditEvent),
-        nextPageToken: page.nextPageToken,
-      });
+      return listAuditEventsPage(deps, { ...request, accountId });
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { LedgerType } from "../../../gen/prisma/enums.js";
-import { readRfc3339 } from "../../domain/rfc3339.js";
 import { invalidArgument } from "../../errors/status.js";
+import { filterTerms, readTimeBound } from "../list-filter.js";
 
 // The filter of ListLedgerEntries, as its proto documents it (AIP-160, a fixed subset):
 // `type = "TYPE_X"`, `create_time >= "<RFC 3339>"`, `create_time < "<RFC 3339>"`, each at most
@@ -22,18 +22,13 @@ const TYPES: Record<string, LedgerType> = {
 
 export function parseLedgerFilter(filter: string): LedgerFilter {
   const result: LedgerFilter = { type: undefined, since: undefined, before: undefined };
-  if (filter.trim() === "") return result;
-  for (const term of filter.trim().split(/\s+AND\s+/)) {
-    const match = TERM.exec(term.trim());
-    if (!match) throw bad(`"${term}" is not a term this filter accepts`);
-    const [, field, operator, value] = match as unknown as [string, string, string, string];
+  for (const term of filterTerms(filter, TERM, bad)) {
+    const { field, operator, value } = term;
     if (field === "type" && operator === "=") {
       if (result.type !== undefined) throw bad("type is given twice");
       result.type = TYPES[value] ?? throwBad(`"${value}" is not a ledger entry type`);
     } else if (field === "create_time" && operator !== "=") {
-      const key = operator === ">=" ? "since" : "before";
-      if (result[key] !== undefined) throw bad(`create_time ${operator} is given twice`);
-      result[key] = readRfc3339(value, bad);
+      readTimeBound(result, term, bad);
     } else {
       throw bad(`${field} does not take ${operator}`);
     }
