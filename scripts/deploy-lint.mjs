@@ -70,6 +70,10 @@ check(
   "Dockerfile: CMD must set V8's young generation (--max-semi-space-size): under a memory limit V8 shrinks it",
 );
 check(
+  cmdOptions?.some((o) => /^--max-old-space-size=\d+$/.test(o)) === true,
+  "Dockerfile: CMD must state V8's old generation (--max-old-space-size): docs/performance.md, The old generation",
+);
+check(
   cmdOptions?.some((o) => /^--wasm-tiering-budget=\d+$/.test(o)) === true,
   "Dockerfile: CMD must raise V8's WebAssembly tier-up budget (--wasm-tiering-budget): docs/performance.md",
 );

@@ -13,7 +13,7 @@ cd "$ROOT"
 BUILD_INSTALL="npm ci --no-audit --no-fund"
 BUILD="npm run build"
 PROD_INSTALL="npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund"
-START='CMD ["node", "--max-semi-space-size=8", "--wasm-tiering-budget=100000000", "dist/src/main.js"]'
+START='CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "--wasm-tiering-budget=100000000", "dist/src/main.js"]'
 for line in "RUN $BUILD_INSTALL" "RUN $BUILD" "RUN $PROD_INSTALL" "$START"; do
   grep -qxF "$line" Dockerfile || { echo "Dockerfile no longer says: $line (update this script with it)" >&2; exit 1; }
 done
@@ -81,7 +81,7 @@ cd "$WORK/app"
 started=$(date +%s%N)
 "${AS_USER[@]}" env -i PATH="$PATH" NODE_ENV=production HOST=127.0.0.1 PORT="$PORT" METRICS_HOST=127.0.0.1 \
   METRICS_PORT="$METRICS_PORT" DATA_DIR="$WORK/data" LOG_LEVEL=info \
-  node --max-semi-space-size=8 --wasm-tiering-budget=100000000 dist/src/main.js >"$WORK/service.log" 2>&1 &
+  node --max-semi-space-size=8 --max-old-space-size=256 --wasm-tiering-budget=100000000 dist/src/main.js >"$WORK/service.log" 2>&1 &
 PID=$!
 
 ready=""
