@@ -20,12 +20,17 @@ import { createRefuse } from "./errors/refusals.js";
 import { createFundRoutes } from "./fund/fund-routes.js";
 import type { Job } from "./jobs/job.js";
 import { createMeteringJob } from "./jobs/metering-job.js";
-import { createAuditPurge, createCheckoutExpiry, createSessionPurge, createWebhookPurge } from "./jobs/purges.js";
+import {
+  createAuditPurge,
+  createCheckoutExpiry,
+  createSessionPurge,
+  createWebhookPurge,
+  createWebSessionPurge,
+} from "./jobs/purges.js";
 import { createReconciliationJob } from "./jobs/reconciliation-job.js";
 import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
-import { createWebSessionPurge } from "./jobs/web-session-purge.js";
 import { createWebhookDeliveryJob, type WebhookDeliveryJob } from "./jobs/webhook-delivery-job.js";
 import { createSimulatedPaymentProvider } from "./platform/billing/create-simulated-payment-provider.js";
 import { acceptedWebhookSecrets } from "./platform/billing/payment-signature.js";

@@ -27,8 +27,7 @@ export interface OperatorToken {
 export function resolveToken(options: ConnectionOptions, env: NodeJS.ProcessEnv): OperatorToken {
   if (options.token) return { token: options.token, source: "the --token flag" };
   if (env.OPERATOR_TOKEN) return { token: env.OPERATOR_TOKEN, source: "OPERATOR_TOKEN" };
-  const file = join(env.DATA_DIR ?? "./.data", "secrets.json");
-  const token = localToken(file);
+  const { file, value: token } = localSecret(env, "operatorToken");
   if (!token) {
     throw new Error(
       `no operator token: pass --token, set OPERATOR_TOKEN, or run beside the service's DATA_DIR (${file})`,
@@ -37,20 +36,27 @@ export function resolveToken(options: ConnectionOptions, env: NodeJS.ProcessEnv)
   return { token, source: file };
 }
 
-function localToken(file: string): string | undefined {
+/** A secret the service keeps beside its embedded database (DATA_DIR/secrets.json), if this machine has it. */
+export function localSecret(env: NodeJS.ProcessEnv, field: string): { file: string; value: string | undefined } {
+  const file = join(env.DATA_DIR ?? "./.data", "secrets.json");
   try {
-    const saved = JSON.parse(readFileSync(file, "utf8")) as { operatorToken?: unknown };
-    return typeof saved.operatorToken === "string" ? saved.operatorToken : undefined;
+    const value = (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)[field];
+    return { file, value: typeof value === "string" && value !== "" ? value : undefined };
   } catch {
-    return undefined;
+    return { file, value: undefined };
   }
+}
+
+/** The service's address: --url, else ENCORE_URL, else the local default. */
+export function serviceUrl(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
+  return options.url ?? env.ENCORE_URL ?? DEFAULT_URL;
 }
 
 /** A Connect transport to the service sending the operator token (every operator service). */
 export function createOperatorTransport(options: ConnectionOptions, env: NodeJS.ProcessEnv): Transport {
   const { token, source } = resolveToken(options, env);
   return createConnectTransport({
-    baseUrl: options.url ?? env.ENCORE_URL ?? DEFAULT_URL,
+    baseUrl: serviceUrl(options, env),
     httpVersion: "1.1",
     nodeOptions: {
       ...(options.ca === undefined ? {} : { ca: readCa(options.ca) }),
@@ -73,7 +79,7 @@ export function createOperatorTransport(options: ConnectionOptions, env: NodeJS.
   });
 }
 
-function readCa(file: string): Buffer {
+export function readCa(file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {

@@ -1,11 +1,9 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Command } from "commander";
 import { resources } from "../domain/resource-names.js";
 import { paymentWebhookSecret } from "../platform/billing/payment-signature.js";
 import { signPaymentEvent } from "../platform/billing/sign-payment-event.js";
 import type { CliEnvironment } from "./cli-context.js";
-import { DEFAULT_URL } from "./operator-client.js";
+import { type ConnectionOptions, localSecret, readCa, serviceUrl } from "./operator-client.js";
 import { emit } from "./output.js";
 
 /** simulate-payment: plays the payment provider telling the service a checkout was paid. */
@@ -15,20 +13,15 @@ export function addPaymentCommands(program: Command, environment: CliEnvironment
     .description("sign and send the provider's checkout.paid event for a session (credits it once)")
     .requiredOption("--session <name>", resources.checkoutSession.pattern)
     .action(async (options: { session: string }, command: Command) => {
-      const { url, json, ca, insecure } = command.optsWithGlobals<{
-        url?: string;
-        json?: boolean;
-        ca?: string;
-        insecure?: boolean;
-      }>();
+      const { json, ...connection } = command.optsWithGlobals<ConnectionOptions & { json?: boolean }>();
       if (!resources.checkoutSession.parse(options.session).ok) {
         throw new Error(`"${options.session}" is not ${resources.checkoutSession.pattern}.`);
       }
       const reply = await signPaymentEvent({
-        baseUrl: url ?? environment.env.ENCORE_URL ?? DEFAULT_URL,
+        baseUrl: serviceUrl(connection, environment.env),
         secret: resolveWebhookSecret(environment.env),
         checkoutSession: options.session,
-        tls: { ...(ca === undefined ? {} : { ca: readFileSync(ca) }), insecure: insecure === true },
+        tls: { ...(connection.ca && { ca: readCa(connection.ca) }), insecure: connection.insecure === true },
       });
       if (reply.status !== 200) throw new Error(`the webhook answered ${reply.status}: ${describe(reply.body)}`);
       // An ignored event credited nothing (an unknown or expired session): a failure to the operator.
@@ -47,20 +40,11 @@ export function addPaymentCommands(program: Command, environment: CliEnvironment
  */
 export function resolveWebhookSecret(env: NodeJS.ProcessEnv): string {
   if (env.PAYMENT_WEBHOOK_SECRET) return env.PAYMENT_WEBHOOK_SECRET;
-  const masterKey = env.ENCORE_MASTER_KEY ?? localMasterKey(env.DATA_DIR ?? "./.data");
+  const masterKey = env.ENCORE_MASTER_KEY ?? localSecret(env, "masterKey").value;
   if (!masterKey) {
     throw new Error("no webhook secret: set PAYMENT_WEBHOOK_SECRET or ENCORE_MASTER_KEY, or run beside the DATA_DIR");
   }
   return paymentWebhookSecret(undefined, Buffer.from(masterKey, "base64"));
-}
-
-function localMasterKey(dataDir: string): string | undefined {
-  try {
-    const saved = JSON.parse(readFileSync(join(dataDir, "secrets.json"), "utf8")) as { masterKey?: unknown };
-    return typeof saved.masterKey === "string" && saved.masterKey !== "" ? saved.masterKey : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** `credited`, `duplicate`, `ignored (reason)`, or a google.rpc.Status's message. */

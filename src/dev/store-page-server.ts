@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { listenOn } from "../server/listen-on.js";
 
 export interface StorePageConfig {
   apiUrl: string;
@@ -55,11 +55,7 @@ export async function startStorePageServer(options: {
     });
   });
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOn(server, options.port ?? 0, host);
   return {
     url: `http://${host}:${port}`,
     close: () =>

@@ -6,7 +6,7 @@ import { findWebOrder } from "../store/fund-page.js";
 import { findPurchase } from "../store/purchases.js";
 import { createBeginPurchaseUseCase } from "../usecases/begin/begin-purchase.js";
 import { settleWebReturn } from "../usecases/settle-web-return.js";
-import { type Campaign, type FundContext, notFoundPage, readCampaign, readSession, reasonOf } from "./fund-context.js";
+import { type FundContext, notFoundPage, readCampaign, readSession, reasonOf } from "./fund-context.js";
 import { fromOwnOrigin, type Req, type Res } from "./fund-http.js";
 import { messagePage, pagePath, resultPage } from "./fund-pages.js";
 import { refuseForm, webFundingOff } from "./sign-in.js";
@@ -170,7 +170,7 @@ export function createBuy(context: FundContext) {
         state: settled.state,
         offerName: order.offerName,
         priceNanos: order.priceNanos,
-        funding: campaign && fundingOf(campaign),
+        funding: campaign && shapePublicFunding(campaign),
         ...(settled.state === "INITIATED" &&
           order.steamUrl && { approveUrl: approvalUrl(context, order.steamUrl, campaignKey, purchase.id) }),
       }),
@@ -178,10 +178,6 @@ export function createBuy(context: FundContext) {
   }
 
   return { buy, returned };
-}
-
-export function fundingOf(campaign: Campaign) {
-  return shapePublicFunding(campaign);
 }
 
 /**

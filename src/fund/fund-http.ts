@@ -13,13 +13,12 @@ export type Res = ServerResponse | Http2ServerResponse;
 const MAX_FORM_BYTES = 4 * 1024;
 
 /**
- * The console's policy (src/server/console-route.ts), but for the form targets: a form here
- * posts to this service, whose 303 sends the browser on to Steam's sign-in or approval page, and
- * browsers hold that redirect to the page's form-action, so Steam's origins are listed (and no
- * other). `frameAncestors` is who may frame the page (the console's preview).
+ * A page that runs nothing but its own files and talks to nothing but this service: no inline
+ * script or style, no third-party origin, only `formAction` for its forms and `frameAncestors`
+ * framing it. The console's policy (src/server/console-route.ts) and the funding page's.
  */
-export function fundSecurityHeaders(formTargets: readonly string[], frameAncestors: string): Record<string, string> {
-  const csp = [
+export function ownOriginCsp(formAction: string, frameAncestors: string): string {
+  return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
@@ -28,9 +27,19 @@ export function fundSecurityHeaders(formTargets: readonly string[], frameAncesto
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
-    `form-action ${["'self'", ...formTargets].join(" ")}`,
+    `form-action ${formAction}`,
     `frame-ancestors ${frameAncestors}`,
   ].join("; ");
+}
+
+/**
+ * The console's policy, but for the form targets: a form here posts to this service, whose 303
+ * sends the browser on to Steam's sign-in or approval page, and browsers hold that redirect to
+ * the page's form-action, so Steam's origins are listed (and no other). `frameAncestors` is who
+ * may frame the page (the console's preview).
+ */
+export function fundSecurityHeaders(formTargets: readonly string[], frameAncestors: string): Record<string, string> {
+  const csp = ownOriginCsp(["'self'", ...formTargets].join(" "), frameAncestors);
   return {
     "content-security-policy": csp,
     "x-content-type-options": "nosniff",

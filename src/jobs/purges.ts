@@ -1,8 +1,10 @@
 import type { ServiceDeps } from "../core/deps.js";
+import { NONCE_MAX_AGE_MS } from "../domain/openid-assertion.js";
 import { purgeAuditEvents } from "../store/audit-events.js";
 import { expireCheckoutSessions } from "../store/checkout.js";
 import type { Db } from "../store/open-database.js";
 import { deleteExpiredSessions } from "../store/sessions.js";
+import { purgeWebSessions } from "../store/web-sessions.js";
 import { purgeWebhookEvents } from "../store/webhook-retention.js";
 import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 
@@ -25,7 +27,7 @@ export interface RetentionPurgeOptions extends PurgeOptions {
 
 export type Purge = IntervalJob<number>;
 
-type Remove<O> = (db: Db, options: O) => Promise<number>;
+type Remove<O> = (db: Db, options: O & { now: Date }) => Promise<number>;
 
 type PurgeKind = {
   name: string;
@@ -57,11 +59,12 @@ function createPurge(kind: PurgeKind, options: PurgeOptions): Purge {
     intervalMs: options.intervalMs ?? kind.intervalMs,
     logger,
     runOnce: async () => {
-      const cutoff = new Date(deps.now().getTime() - kind.ageMs);
+      const now = deps.now();
+      const cutoff = new Date(now.getTime() - kind.ageMs);
       const removed =
         kind.batch === undefined
-          ? await kind.remove(deps.db, { cutoff })
-          : await kind.remove(deps.db, { cutoff, limit: batch ?? kind.batch });
+          ? await kind.remove(deps.db, { now, cutoff })
+          : await kind.remove(deps.db, { now, cutoff, limit: batch ?? kind.batch });
       if (removed > 0) logger.info({ rows: removed, before: cutoff.toISOString() }, kind.removed);
       return removed;
     },
@@ -106,6 +109,24 @@ export const createSessionPurge = (options: PurgeOptions): Purge =>
       intervalMs: 15 * MINUTE_MS,
       ageMs: 0,
       remove: (db, { cutoff }) => deleteExpiredSessions(db, cutoff),
+    },
+    options,
+  );
+
+/**
+ * Deletes the funding page's expired browser sessions (and with them the Steam ids they held) and
+ * the OpenID nonces no return could be accepted with any more. A nonce is refused as stale once
+ * older than NONCE_MAX_AGE_MS, so it is kept a while past that (for the provider's clock running
+ * ahead of ours) and no longer.
+ */
+export const createWebSessionPurge = (options: PurgeOptions): Purge =>
+  createPurge(
+    {
+      name: "web-session-purge",
+      removed: "expired web sessions and stale nonces deleted",
+      intervalMs: 15 * MINUTE_MS,
+      ageMs: 2 * NONCE_MAX_AGE_MS,
+      remove: (db, { now, cutoff }) => purgeWebSessions(db, now, cutoff),
     },
     options,
   );

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from "../core/deps.js";
-import { leaseVerifications } from "../store/verification-leases.js";
+import { leaseVerifications } from "../store/campaigns.js";
 import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 import { type VerifyResult, verifyCampaign } from "./verify-campaign.js";
 

@@ -3,7 +3,7 @@ import { openSecret } from "../core/secret-box.js";
 import { decideVerification, type VerificationFacts } from "../domain/campaign-state.js";
 import { findEndingAnnouncement } from "../domain/ending-announcement.js";
 import type { PlatformResult, StoreAvailability } from "../platform/steam/steam-platform.js";
-import { postponeVerification, recordVerification, type VerificationTask } from "../store/verification-leases.js";
+import { postponeVerification, recordVerification, type VerificationTask } from "../store/campaigns.js";
 import { markKeyRejected } from "../usecases/key-rejected.js";
 
 export type VerifyDeps = Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "webhookEvents">;

@@ -1,12 +1,12 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { openSecret } from "../core/secret-box.js";
 import { endpointBackoffMs, nextRetryDelayMs } from "../domain/webhook-retry.js";
-import type { DeliveryTask } from "../store/webhook-delivery-leases.js";
+import type { DeliveryTask } from "../store/webhook-delivery-attempts.js";
 import {
   type FailureOutcome,
   recordDeliveryFailure,
   recordDeliverySuccess,
-} from "../store/webhook-delivery-outcomes.js";
+} from "../store/webhook-delivery-attempts.js";
 import { sendDelivery } from "./webhook-send.js";
 
 // One attempt of one leased delivery (docs/webhooks.md "Delivery"): sign with the endpoint's

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from "../core/deps.js";
-import { leaseWebhookDeliveries } from "../store/webhook-delivery-leases.js";
+import { leaseWebhookDeliveries } from "../store/webhook-delivery-attempts.js";
 import { createIntervalJob } from "./interval-job.js";
 import type { Job } from "./job.js";
 import { createLeasePool } from "./lease-pool.js";
@@ -29,7 +29,7 @@ export type WebhookDeliveryJob = Job & {
  * WEBHOOK_DELIVERY_CONCURRENCY attempts at once on this replica, each started as soon as a slot
  * is free and a delivery is due, so no attempt waits for another. Deliveries are leased with
  * FOR UPDATE SKIP LOCKED under the caps per endpoint and per account that hold across replicas
- * (store/webhook-delivery-leases.ts); a lease outlasts an attempt's timeout, so under normal
+ * (store/webhook-delivery-attempts.ts); a lease outlasts an attempt's timeout, so under normal
  * running each event reaches each endpoint once. A replica that dies mid-attempt leaves its
  * lease to expire and the delivery is attempted again: at least once, the event id telling
  * receivers it is the same.

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { WebhookConfig } from "../config.js";
-import type { DeliveryTask } from "../store/webhook-delivery-leases.js";
+import type { DeliveryTask } from "../store/webhook-delivery-attempts.js";
 import { resolveWebhookTarget, type WebhookTarget, WebhookUrlRefused } from "../usecases/webhooks/address-guard.js";
 import { type PostOutcome, postWebhook } from "../usecases/webhooks/post-webhook.js";
 import { SIGNATURE_HEADER, signatureHeader } from "../usecases/webhooks/signature.js";

@@ -1,6 +1,5 @@
 import type net from "node:net";
 import ipaddr from "ipaddr.js";
-import { normalisePeerAddress } from "./peer-address.js";
 
 /** A connection, or what a request shows of it (HTTP/2's `req.socket` is a stand-in object). */
 export interface Peer {
@@ -57,4 +56,10 @@ function wholeRange(address: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
 
 function connectionKey(peer: Peer): string {
   return `${peer.remoteAddress}|${peer.remotePort}|${peer.localAddress}|${peer.localPort}`;
+}
+
+/** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`. */
+function normalisePeerAddress(address: string | undefined): string {
+  if (!address) return "";
+  return address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
+import { ownOriginCsp } from "../fund/fund-http.js";
 import type { RequestHandler } from "./listener.js";
 
 type Req = Parameters<RequestHandler>[0];
@@ -16,20 +17,9 @@ export interface ConsoleRouteOptions {
 }
 
 // A page holding a studio's own token must not run anything but its own files, talk to
-// anything but this service, or be framed. No inline script or style (Vite emits files; the
-// chart sets styles through the DOM, which CSP allows), no third-party origin anywhere.
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+// anything but this service, or be framed (Vite emits files; the chart sets styles through the
+// DOM, which CSP allows).
+export const CONSOLE_CSP = ownOriginCsp("'none'", "'none'");
 
 const SECURITY_HEADERS = {
   "content-security-policy": CONSOLE_CSP,

@@ -43,6 +43,19 @@ export function guardLastOwner<T>(db: Db, guarded: GuardedWrite<T>): Promise<Own
   });
 }
 
+/** Deletes the target key or member unless it is the account's last owner. */
+export function deleteUnlessLastOwner(db: Db, accountId: string, target: OwnerTarget): Promise<OwnerGuarded<void>> {
+  return guardLastOwner(db, {
+    accountId,
+    target,
+    losesOwner: (role) => role === "OWNER",
+    write: async (tx) => {
+      if ("apiKeyId" in target) await tx.apiKey.delete({ where: { id: target.apiKeyId } });
+      else await tx.member.delete({ where: { id: target.memberId } });
+    },
+  });
+}
+
 async function targetRole(tx: Tx, accountId: string, target: OwnerTarget): Promise<Role | undefined> {
   const row =
     "apiKeyId" in target

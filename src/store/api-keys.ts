@@ -1,5 +1,5 @@
 import type { Role } from "../domain/permissions.js";
-import { guardLastOwner, type OwnerGuarded } from "./account-owners.js";
+import { deleteUnlessLastOwner, type OwnerGuarded } from "./account-owners.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
@@ -54,12 +54,5 @@ export function findApiKeyByHash(db: DbClient, accountId: string, keyHash: strin
  * authenticating at once: its hash is gone.
  */
 export function deleteApiKey(db: Db, accountId: string, id: string): Promise<OwnerGuarded<void>> {
-  return guardLastOwner(db, {
-    accountId,
-    target: { apiKeyId: id },
-    losesOwner: (role) => role === "OWNER",
-    write: async (tx) => {
-      await tx.apiKey.delete({ where: { id } });
-    },
-  });
+  return deleteUnlessLastOwner(db, accountId, { apiKeyId: id });
 }

@@ -16,7 +16,7 @@ const LEASES = {
   capture: ["purchases", "finalize_until"], // around FinalizeTxn (finalize-leases.ts)
   reconcile: ["distributor_links", "reconcile_lease_until"], // a reconciliation pass's
   verify: ["campaigns", "verify_lease_until"], // the verification job's
-  delivery: ["webhook_deliveries", "lease_until"], // a webhook attempt's (webhook-delivery-leases.ts)
+  delivery: ["webhook_deliveries", "lease_until"], // a webhook attempt's (webhook-delivery-attempts.ts)
 } as const;
 
 export type LeaseKind = keyof typeof LEASES;

@@ -1,5 +1,5 @@
 import type { Role } from "../domain/permissions.js";
-import { guardLastOwner, type OwnerGuarded } from "./account-owners.js";
+import { deleteUnlessLastOwner, guardLastOwner, type OwnerGuarded } from "./account-owners.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
@@ -47,12 +47,5 @@ export function updateMemberRole(
  * sessions go with them (ON DELETE CASCADE).
  */
 export function deleteMember(db: Db, accountId: string, id: string): Promise<OwnerGuarded<void>> {
-  return guardLastOwner(db, {
-    accountId,
-    target: { memberId: id },
-    losesOwner: (role) => role === "OWNER",
-    write: async (tx) => {
-      await tx.member.delete({ where: { id } });
-    },
-  });
+  return deleteUnlessLastOwner(db, accountId, { memberId: id });
 }

@@ -3,8 +3,7 @@ import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
 // Webhook deliveries: one event to one endpoint, as the API reads them, and redelivery. The
-// delivery job's side is in webhook-delivery-leases.ts (which to attempt) and
-// webhook-delivery-outcomes.ts (what an attempt came to).
+// delivery job's side (which to attempt, what an attempt came to) is webhook-delivery-attempts.ts.
 
 export type WebhookDeliveryState = "PENDING" | "SUCCEEDED" | "FAILED";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
 import { WebhookService } from "../../gen/encore/webhook/v1/webhook_service_pb.js";
-import { leaseWebhookDeliveries } from "../../src/store/webhook-delivery-leases.js";
+import { leaseWebhookDeliveries } from "../../src/store/webhook-delivery-attempts.js";
 import { type Studio, seedStudio } from "../support/seed-hosting.js";
 import { onPostgres } from "../support/test-database.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";

@@ -8,7 +8,6 @@
 
 import type { Agent } from "undici";
 import { ExchangeTimedOut, exchange } from "./http-exchange.js";
-import { redactKey } from "./redact-key.js";
 import { parseSteamJson } from "./steam-json.js";
 import type { PlatformResult } from "./steam-platform.js";
 
@@ -154,4 +153,14 @@ function describeError(error: unknown, timeoutMs: number): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The publisher key never appears in a log line, an error message or a returned value. The client
+ * sends it only in the x-webapi-key header (reference 1.2), so it is absent from URLs; every text
+ * that leaves the client is still scrubbed, in case a body or error echoes it.
+ */
+function redactKey(text: string, publisherKey: string | undefined): string {
+  if (publisherKey === undefined || publisherKey.length === 0) return text;
+  return text.split(publisherKey).join("[redacted]");
 }

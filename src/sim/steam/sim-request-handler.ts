@@ -7,8 +7,7 @@ import { forbidden, htmlAnswer, methodNotAllowed, notFound, type SimAnswer } fro
 import { answerBrowser } from "./sim-browser-routes.js";
 import { handleControl } from "./sim-control-routes.js";
 import { CONTROL_PREFIX } from "./sim-control-schemas.js";
-import { takeFault } from "./sim-faults.js";
-import type { SimState } from "./sim-state.js";
+import type { SimFault, SimState, SteamCallName } from "./sim-state.js";
 import { findSteamRoute, type SteamRoute } from "./sim-steam-routes.js";
 
 export function createRequestHandler(state: SimState): (req: IncomingMessage, res: ServerResponse) => void {
@@ -105,4 +104,15 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+// Faults injected through the control API, consumed one per matching call.
+
+/** Takes the first armed fault for this call (or for "*"), counting it down. */
+export function takeFault(state: SimState, call: SteamCallName): SimFault | undefined {
+  const fault = state.faults.find((f) => f.call === call || f.call === "*");
+  if (fault === undefined) return undefined;
+  fault.remaining -= 1;
+  if (fault.remaining <= 0) state.faults.splice(state.faults.indexOf(fault), 1);
+  return fault;
 }
