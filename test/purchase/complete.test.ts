@@ -5,6 +5,7 @@ import { CompletePurchaseRequestSchema } from "../../gen/encore/campaign/v1/publ
 import { Purchase_State } from "../../gen/encore/campaign/v1/purchase_pb.js";
 import { Prisma } from "../../gen/prisma/client.js";
 import { createCompletePurchase } from "../../src/services/campaign/purchases/complete-purchase.js";
+import { createBegunPurchases } from "../../src/usecases/begin/begun-purchases.js";
 import { DOLLAR, seedUsage } from "../support/seed.js";
 import { readMoney } from "../support/seed-purchases.js";
 import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
@@ -100,7 +101,10 @@ describe("POST /v1/public/purchases:complete", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    const completePurchase = createCompletePurchase(f.deps({ db: unreadableFunding }));
+    const completePurchase = createCompletePurchase(
+      f.deps({ db: unreadableFunding }),
+      createBegunPurchases({ max: 1, ttlMs: 60_000 }),
+    );
     const answer = await completePurchase(
       create(CompletePurchaseRequestSchema, {
         campaignKey: shop.campaignKey,

@@ -4,11 +4,13 @@ import { groupWrites } from "../../core/group-writes.js";
 import { openSecret } from "../../core/secret-box.js";
 import { beginRefusal } from "../../domain/begin-refusal.js";
 import { newOrderId } from "../../domain/order-id.js";
+import { START_STATE } from "../../domain/purchase-state.js";
 import { readRequestId } from "../../domain/request-id.js";
 import { notFound, unavailable } from "../../errors/status.js";
 import { toSteamLanguage } from "../../platform/steam/steam-language.js";
 import { type BeginFacts, findBeginFacts, openPurchase } from "../../store/purchase-opening.js";
 import { type InitTxnEndRecord, recordInitTxnEnds } from "../../store/purchases.js";
+import type { BegunPurchases } from "./begun-purchases.js";
 import { answerKnownRequest } from "./known-request.js";
 import { answerOf, type OrderAnswer, openOrder } from "./open-order.js";
 import { createOpenings, type InitTxnEnd, type Openings } from "./openings.js";
@@ -48,6 +50,7 @@ interface Attempt {
   deps: ServiceDeps;
   openings: Openings;
   recordEnd: (end: InitTxnEndRecord) => Promise<void>;
+  begun: BegunPurchases | undefined;
   request: BeginRequest;
   requestId: string | undefined;
   facts: BeginFacts;
@@ -62,7 +65,7 @@ interface Attempt {
  * attempt's record answers. A new one: every local refusal, then the player, then the credit
  * reserved and the purchase written, then the platform order opened and how that ended recorded.
  */
-export function createBeginPurchaseUseCase(deps: ServiceDeps) {
+export function createBeginPurchaseUseCase(deps: ServiceDeps, begun?: BegunPurchases) {
   // The InitTxn calls this replica is making, for a begin repeated meanwhile (openings.ts).
   const openings = createOpenings();
   // How InitTxn ended, recorded for concurrent begins in one statement (group-writes.ts).
@@ -74,7 +77,7 @@ export function createBeginPurchaseUseCase(deps: ServiceDeps) {
     if (!facts.requestKnown) refuseLocally(deps, request.campaignKey, facts);
     const publisherKey = openSecret(deps.masterKeys, facts.link.publisherKeyEncrypted);
     const steamid = await request.player({ appId: facts.appId, linkId: facts.link.id, publisherKey });
-    const attempt: Attempt = { deps, openings, recordEnd, request, requestId, facts, steamid, publisherKey };
+    const attempt: Attempt = { deps, openings, recordEnd, begun, request, requestId, facts, steamid, publisherKey };
     return facts.requestKnown ? answerKnown(attempt, true) : openNew(attempt, true);
   };
 }
@@ -130,6 +133,7 @@ async function openNew(attempt: Attempt, mayOpenAfresh: boolean): Promise<BeginA
   // Known before the purchase is written, so a repeat that finds the purchase finds this too.
   const ended = attempt.openings.start(purchaseId);
   let end: InitTxnEnd = { kind: "unanswered", cause: "the begin failed before InitTxn ended" };
+  const createTime = deps.now();
   try {
     const opened = await openPurchase(deps.db, {
       purchaseId,
@@ -144,7 +148,7 @@ async function openNew(attempt: Attempt, mayOpenAfresh: boolean): Promise<BeginA
       language,
       requestId,
       channel: request.web ? "WEB" : "GAME",
-      now: deps.now(),
+      now: createTime,
     });
     if (opened === "request-known") return await answerKnown(attempt, mayOpenAfresh);
     // Deleted or taken off sale since the facts were read (spec 7: "off sale or does not exist").
@@ -172,6 +176,24 @@ async function openNew(attempt: Attempt, mayOpenAfresh: boolean): Promise<BeginA
       },
       attempt.recordEnd,
     );
+    if (end.kind === "opened" && !request.web) {
+      attempt.begun?.remember({
+        id: purchaseId,
+        campaignId: facts.campaignId,
+        campaignKey: request.campaignKey,
+        appId: facts.appId,
+        linkId: facts.link.id,
+        orderId,
+        transId: end.transId,
+        playerId: attempt.steamid,
+        state: START_STATE,
+        channel: "GAME",
+        creditNanos: offer.creditNanos,
+        sandbox: facts.link.sandbox,
+        createTime,
+        publisherKeyEncrypted: facts.link.publisherKeyEncrypted,
+      });
+    }
     return answerOf(deps, end, { campaignKey: request.campaignKey, purchaseId, orderId });
   } finally {
     ended(end);

@@ -93,7 +93,7 @@ export async function openOrder(
     deps.logger.warn({ err: error, purchaseId: order.purchaseId }, "the end of InitTxn could not be recorded"),
   );
   if (result.kind !== "ok") return { kind: "unanswered", cause: result.cause };
-  return steamUrl === undefined ? { kind: "opened" } : { kind: "opened", steamUrl };
+  return { kind: "opened", transId: result.value.transid, ...(steamUrl !== undefined && { steamUrl }) };
 }
 
 /** What a begin answers once its order's InitTxn ended: the handle, ORDER_REFUSED or 503. */

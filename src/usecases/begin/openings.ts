@@ -3,7 +3,7 @@
  * page), the platform refused it (its error code), or nobody answered (the order may or may not exist).
  */
 export type InitTxnEnd =
-  | { kind: "opened"; steamUrl?: string }
+  | { kind: "opened"; transId: string; steamUrl?: string }
   | { kind: "refused"; code: string }
   | { kind: "unanswered"; cause: string };
 

@@ -8,6 +8,7 @@ import {
 import { kClientAddress, kTicketVerdict } from "../../../core/context-keys.js";
 import type { ServiceDeps } from "../../../core/deps.js";
 import { createBeginPurchaseUseCase } from "../../../usecases/begin/begin-purchase.js";
+import type { BegunPurchases } from "../../../usecases/begin/begun-purchases.js";
 import { authenticatePlayer } from "./player-ticket.js";
 
 /**
@@ -15,8 +16,8 @@ import { authenticatePlayer } from "./player-ticket.js";
  * player the platform vouches for by the game's ticket, checked with the studio's key once every
  * local refusal has passed.
  */
-export function createBeginPurchase(deps: ServiceDeps) {
-  const begin = createBeginPurchaseUseCase(deps);
+export function createBeginPurchase(deps: ServiceDeps, begun: BegunPurchases) {
+  const begin = createBeginPurchaseUseCase(deps, begun);
   return async (request: BeginPurchaseRequest, context: HandlerContext): Promise<BeginPurchaseResponse> => {
     const answer = await begin({
       campaignKey: request.campaignKey,

@@ -11,6 +11,7 @@ import { PLATFORM_UNAVAILABLE } from "../../../errors/messages.js";
 import { notFound, unavailable } from "../../../errors/status.js";
 import type { PublicCampaignFacts } from "../../../store/public-campaigns.js";
 import { findPurchase } from "../../../store/purchases.js";
+import type { BegunPurchases } from "../../../usecases/begin/begun-purchases.js";
 import { publicCampaignOf, readPublicCampaign } from "../../../usecases/read-public-campaign.js";
 import { settlePurchase } from "../../../usecases/settle-purchase.js";
 import { toPublicFunding } from "../public/public-mapper.js";
@@ -21,9 +22,9 @@ import { toPurchaseState } from "./purchase-state-mapper.js";
  * answer embeds the public funding after the purchase, or null when it cannot be read (the
  * purchase has still happened).
  */
-export function createCompletePurchase(deps: ServiceDeps) {
+export function createCompletePurchase(deps: ServiceDeps, begun: BegunPurchases) {
   return async (request: CompletePurchaseRequest): Promise<CompletePurchaseResponse> => {
-    const purchase = await findPurchase(deps.db, request.purchase);
+    const purchase = begun.take(request.purchase) ?? (await findPurchase(deps.db, request.purchase));
     // The handle is only known together with its campaign and its order (spec 4.4: 404). A web
     // purchase is not the game's to complete (it never began it): its player's return settles
     // it, so the game is answered as for a purchase it does not know.

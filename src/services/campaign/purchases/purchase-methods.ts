@@ -1,6 +1,7 @@
 import type { ServiceDeps } from "../../../core/deps.js";
 import { resources } from "../../../domain/resource-names.js";
 import { findPurchase, listPurchases } from "../../../store/purchases-read.js";
+import { createBegunPurchases } from "../../../usecases/begin/begun-purchases.js";
 import { authorizeName, loadAuthorized, loadParentCampaign } from "../../management-access.js";
 import type { CampaignImpl } from "../campaign-impl.js";
 import { listByCursor } from "../list-by-cursor.js";
@@ -14,9 +15,11 @@ import { toPurchase } from "./purchase-mapper.js";
  * (spec 4.3, 4.4), and the studio's reads of them (spec 4.6).
  */
 export function createPurchaseMethods(deps: ServiceDeps): PurchaseMethods {
+  // Past the cancel window the sweeper settles an order, so none is kept longer.
+  const begun = createBegunPurchases({ max: BEGUN_PURCHASES_KEPT, ttlMs: deps.config.settlement.cancelAfterMs });
   return {
-    beginPurchase: createBeginPurchase(deps),
-    completePurchase: createCompletePurchase(deps),
+    beginPurchase: createBeginPurchase(deps, begun),
+    completePurchase: createCompletePurchase(deps, begun),
 
     async getPurchase(request, ctx) {
       const purchase = authorizeName(ctx, "encore.purchases.get", resources.purchase, request.name);
@@ -39,5 +42,8 @@ export function createPurchaseMethods(deps: ServiceDeps): PurchaseMethods {
     },
   };
 }
+
+/** Purchases begun here and kept for their complete (begun-purchases.ts): a few hundred bytes each. */
+const BEGUN_PURCHASES_KEPT = 10_000;
 
 type PurchaseMethods = Pick<CampaignImpl, "beginPurchase" | "completePurchase" | "getPurchase" | "listPurchases">;
