@@ -26,7 +26,8 @@ export function groupWrites<Item>(
   }
 
   return (item) => {
-    const batch = next ?? (next = newBatch<Item>());
+    next ??= newBatch<Item>();
+    const batch = next;
     batch.items.push(item);
     if (inFlight === 0 || batch.items.length >= maxItems) send(batch);
     return batch.written;
