@@ -47,10 +47,10 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
 # --max-semi-space-size=8: V8's young generation as it is on a machine with 2 GB. Under a
 # container's memory limit V8 shrinks it (1 MB a semi-space at 512 Mi), and a purchase then
 # costs 17 to 27 % more CPU; 16 MB, its size from 4 GB, costs some 12 MB more for no CPU to
-# measure (docs/performance.md, "The young generation in a container").
+# measure (docs/performance.md, "Memory").
 # --max-old-space-size=256: the old generation V8 gives itself under the Deployment's 512 Mi
 # limit, on any machine: sized by a machine's memory instead, it grows to some four times what
-# is live before V8 collects it (docs/performance.md, "The old generation").
+# is live before V8 collects it (docs/performance.md, "Memory").
 # --wasm-tiering-budget=100000000: Prisma's query compiler (WebAssembly, busy at start-up, then
 # rarely) stays on V8's baseline compiler instead of being recompiled by TurboFan at start-up,
 # which kept the process some 50 MB larger for good (docs/performance.md, "WebAssembly compiled

@@ -48,7 +48,7 @@ check(user !== undefined && !/^(root|0)(:|$)/.test(user), "Dockerfile: the runti
 const cmd = last("CMD")?.getArgumentsContent() ?? "";
 check(/^\["node",/.test(cmd), 'Dockerfile: CMD must be exec form starting with "node" (node as PID 1)');
 // The image and `npm start` run node with the same options (V8's young generation among them:
-// docs/performance.md, "The young generation in a container"), so what the bench measures on
+// docs/performance.md, "Memory"), so what the bench measures on
 // one is what the other runs.
 const cmdOptions = (() => {
   try {
@@ -71,7 +71,7 @@ check(
 );
 check(
   cmdOptions?.some((o) => /^--max-old-space-size=\d+$/.test(o)) === true,
-  "Dockerfile: CMD must state V8's old generation (--max-old-space-size): docs/performance.md, The old generation",
+  "Dockerfile: CMD must state V8's old generation (--max-old-space-size): docs/performance.md, Memory",
 );
 check(
   cmdOptions?.some((o) => /^--wasm-tiering-budget=\d+$/.test(o)) === true,

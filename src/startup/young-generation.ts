@@ -1,8 +1,7 @@
 /**
  * Below 2 GB of memory (a container's limit, or the machine's) node has V8 size its young
  * generation under the 8 MB semi-space the service runs with, down to 1 MB at 512 MB, and a
- * purchase then costs 17 to 27 % more CPU (docs/performance.md, "The young generation in a
- * container"). The image and `npm start` pass `--max-semi-space-size`; a service started another
+ * purchase then costs more CPU (docs/performance.md, "Memory"). The image and `npm start` pass `--max-semi-space-size`; a service started another
  * way is told at start.
  */
 const SERVICE_SIZE_FROM_BYTES = 2 * 2 ** 30;

@@ -110,8 +110,7 @@ type RestContext = HandlerContext & { abort(reason: unknown): void };
  * A REST call's HandlerContext, as connect-es's `createHandlerContext` makes one for its own
  * protocols but with a signal of its own alone: that function links each call's signal to a
  * deadline's with AbortSignal listeners, and on Node 20 a listener costs more than the rest of a
- * cached read's dispatch (a plain server went from 18,300 to 7,900 answers a second and its peak
- * RSS up 39 MB: docs/performance.md "REST calls' context"). A REST call has no deadline; its
+ * cached read's dispatch (docs/performance.md "REST calls' context"). A REST call has no deadline; its
  * signal aborts when its client goes away, at shutdown or when it fails, not when it succeeds (an
  * abort's event costs as much again, and nothing of ours listens to a finished call). Typed as
  * connect-es's exported HandlerContext, so a member it adds fails the build.

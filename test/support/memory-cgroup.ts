@@ -5,7 +5,7 @@ import { join } from "node:path";
  * A memory cgroup with a limit, as a container's (the bench's `BENCH_MEMORY_LIMIT_MB`,
  * test/server/young-generation.test.ts): node reads the limit
  * when it starts and V8 sizes its heap by it, young generation included, as in the Kubernetes
- * pod (docs/performance.md, "The young generation in a container"). Needs write access to the
+ * pod (docs/performance.md, "Memory"). Needs write access to the
  * cgroup tree (root); cgroup v1's memory controller or v2's with the memory controller delegated.
  */
 export interface MemoryCgroup {

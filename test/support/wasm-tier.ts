@@ -34,7 +34,7 @@ process.stdout.write(String(%IsTurboFanFunction(spin)));
 /**
  * Whether a node started with `nodeOptions` recompiles a WebAssembly function with TurboFan once
  * it has run `calls` MB of its code: what --wasm-tiering-budget decides (docs/performance.md,
- * "WebAssembly compiled twice").
+ * "Memory").
  */
 export async function tiersUpUnder(nodeOptions: string[], calls = 30, withinMs = 1_000): Promise<boolean> {
   const args = [...nodeOptions, "--allow-natives-syntax", "--input-type=module", "-e", probe(calls, withinMs)];
