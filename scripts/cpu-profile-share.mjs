@@ -18,7 +18,9 @@ const USAGE =
 function share(file, operations) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
   const timeOf = new Map();
-  profile.samples.forEach((id, i) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const byPackage = new Map();
   for (const node of profile.nodes) {
     const time = timeOf.get(node.id);
