@@ -1,4 +1,4 @@
-// The caller's token lives for the browser tab's session only (issue 17): sessionStorage, never
+// The caller's token lives for the browser tab's session only: sessionStorage, never
 // localStorage or a cookie, and removed on sign-out.
 const KEY = "encore-console-token";
 

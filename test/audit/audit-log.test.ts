@@ -12,8 +12,8 @@ import { refusal } from "../support/refusal.js";
 import { TEST_OPERATOR_TOKEN } from "../support/test-server.js";
 import { requestIdClients } from "./audit-fixture.js";
 
-// Issue 16, done when: "the audit log shows every write of a management test scenario and no
-// secret". The scenario runs over Connect (binary and JSON), gRPC, gRPC-web and REST; each call
+// The audit log shows every write of a management scenario and no secret (docs/audit-log.md).
+// The scenario runs over Connect (binary and JSON), gRPC, gRPC-web and REST; each call
 // carries its own request id, so each expected event is found by it.
 
 interface Expected {

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 const DAY = 24 * 60 * 60_000;
 const START = new Date("2026-01-01T00:00:00Z");
 
-// Issue 16: "Retention from config". Events older than AUDIT_RETENTION_DAYS are deleted by the
+// "Retention from config". Events older than AUDIT_RETENTION_DAYS are deleted by the
 // audit purge, the one delete the table allows; younger ones stay.
 describe("audit retention", () => {
   let server: TestServer;

@@ -8,7 +8,7 @@ import { createAccount, createKey, createMemberSession, type TestAccount } from 
 import { refusal } from "../support/refusal.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 
-// Issue 16: the audit log is read by the account's owner and admin (filters, paging), not by
+// The audit log is read by the account's owner and admin (filters, paging), not by
 // billing or viewer; the operator reads every account's; nobody changes it.
 
 describe("reading the audit log", () => {

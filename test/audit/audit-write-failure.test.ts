@@ -4,7 +4,7 @@ import { HostingService } from "../../gen/encore/hosting/v1/hosting_service_pb.j
 import { createAccount, type TestAccount } from "../identity/identity-fixture.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-// Issue 16: the event is written after the call (docs/audit-log.md). When that write fails the
+// The event is written after the call (docs/audit-log.md). When that write fails the
 // change stands and its answer is unchanged (a retry could repeat it), and the event is not
 // lost silently: one error line carries all of it, so it can be put back from the log.
 describe("an audit event that cannot be written", () => {

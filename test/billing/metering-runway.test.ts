@@ -63,7 +63,7 @@ describe("metering: running resources pay their hourly price, and the runway fol
   });
 });
 
-describe("metering with the public read cache on (issue 14)", () => {
+describe("metering with the public read cache on", () => {
   let server: QuietServer;
   beforeAll(async () => {
     // A minute: a cached answer from before the charge would last the whole test.

@@ -6,7 +6,7 @@ import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../suppor
 
 const run = promisify(execFile);
 
-// Issue 16: the operator's command line is recorded like any operator call, and reads the audit
+// The operator's command line is recorded like any operator call, and reads the audit
 // log of every account (list-audit-events).
 describe("npm run admin -- list-audit-events", { timeout: 60_000 }, () => {
   let server: TestServer;

@@ -15,7 +15,7 @@ import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../suppor
 import { drain, type Receiver, startReceiver, WEBHOOK_TEST_ENV } from "../webhooks/webhook-receiver.js";
 import { buildConsole, chromiumRequiredOrPresent, screenshot, seriousViolations } from "./console-harness.js";
 
-// Issue 17: a studio's daily work in the console, in headless Chromium, against the service and
+// A studio's daily work in the console, in headless Chromium, against the service and
 // the Steam simulator: sign in, link a key, declare a campaign and see it verified, price an offer
 // (the credit limit refused in words), transfer the game, watch a player's purchase reach the
 // chart and the table; a viewer sees no edit control; every page passes axe-core, keeps to its

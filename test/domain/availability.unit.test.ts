@@ -23,7 +23,7 @@ describe("unavailableReason", () => {
     ["limit reached", { link: { ...link, outstandingNanos: 95n } }, "PUBLISHER_LIMIT_REACHED"],
     ["limit reached by reservations", { link: { ...link, reservedNanos: 91n } }, "PUBLISHER_LIMIT_REACHED"],
     ["exactly at the limit is fine", { link: { ...link, outstandingNanos: 90n } }, undefined],
-    // Issue 15: credit reversed after it was settled is no extra room under the limit.
+    // Credit reversed after it was settled is no extra room under the limit.
     [
       "outstanding below zero counts as zero",
       { link: { ...link, outstandingNanos: -50n, reservedNanos: 91n } },

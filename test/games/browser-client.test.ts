@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { type GameHarness, runScenarios, startGameHarness } from "./game-harness.js";
 import { verifyScenarios } from "./verify-scenarios.js";
 
-// Issue 12: the browser/Electron client (clients/browser/encore-client.js) runs the same
+// The browser/Electron client (clients/browser/encore-client.js) runs the same
 // scenarios as the Godot addon and the C# core, in Node's fetch (what Electron's main process
 // has); browser-store.test.ts runs the store page itself in Chromium.
 const RUNNER = fileURLToPath(new URL("../../clients/browser/tests/scenarios.mjs", import.meta.url));

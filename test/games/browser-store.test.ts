@@ -5,7 +5,7 @@ import { type StorePageServer, startStorePageServer } from "../../src/dev/store-
 import { CHROMIUM, launchChromium } from "../support/chromium.js";
 import { engineAvailable, type GameHarness, startGameHarness } from "./game-harness.js";
 
-// Issue 12: the browser store page (clients/browser, served by src/dev/store-page-server.ts as
+// The browser store page (clients/browser, served by src/dev/store-page-server.ts as
 // `npm run dev` does) in real headless Chromium against the service and the Steam simulator.
 // Written on every run; docs/images/ holds a copy for docs/game-integration.md.
 const SCREENSHOT = "test-results/store-page.png";

@@ -7,7 +7,7 @@ import { CHROMIUM, launchChromium } from "../support/chromium.js";
 import { type ServiceProcess, startService, waitFor } from "../support/service-process.js";
 import { engineAvailable } from "./game-harness.js";
 
-// Issue 12: the store page is served by `npm run dev` (src/dev/main.ts) and never by the
+// The store page is served by `npm run dev` (src/dev/main.ts) and never by the
 // production service (src/main.ts). The dev entry runs here as `npm run dev` runs its build:
 // the same main, under the TypeScript loader other process tests use.
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -153,7 +153,7 @@ export function runScenarios(options: {
   });
 }
 
-/** The scenarios every engine runs (issue 12), in the order the runners run them. */
+/** The scenarios every engine runs, in the order the runners run them. */
 export const SCENARIOS = [
   "language",
   "buy",

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { engineAvailable, type GameHarness, runScenarios, startGameHarness } from "./game-harness.js";
 import { verifyScenarios } from "./verify-scenarios.js";
 
-// Issue 12: the Godot addon (clients/godot) in a real headless Godot 3.2 (Debian godot3-server).
+// The Godot addon (clients/godot) in a real headless Godot 3.2 (Debian godot3-server).
 const GODOT = "/usr/bin/godot3-server";
 const PROJECT = fileURLToPath(new URL("../../clients/godot", import.meta.url));
 

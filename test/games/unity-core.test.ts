@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { engineAvailable, type GameHarness, runScenarios, startGameHarness } from "./game-harness.js";
 import { verifyScenarios } from "./verify-scenarios.js";
 
-// Issue 12: the C# core for Unity (clients/unity), compiled with Debian's mono and run against
+// The C# core for Unity (clients/unity), compiled with Debian's mono and run against
 // the service and the simulator. The core is compiled against the base class library alone
 // (no UnityEngine, no System.Net.Http); the Unity/ adapter is not compiled here.
 const MCS = "/usr/bin/mcs";

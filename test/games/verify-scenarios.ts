@@ -175,7 +175,7 @@ async function verifyRetries(harness: GameHarness, run: ScenarioRun): Promise<vo
  * polls ten times after the first complete, every time STATE_AUTHORIZED, then stops and reports
  * pending. How many polls a late settlement takes is the service's business: after an
  * unanswered FinalizeTxn it keeps the capture lease (2 x STEAM_TIMEOUT_MS) before capturing
- * again (issue 9), so the count is bounded here, not fixed.
+ * again, so the count is bounded here, not fixed.
  */
 async function verifyPolling(harness: GameHarness, run: ScenarioRun): Promise<void> {
   const late = run.passed.get("settles-late") ?? {};

@@ -6,7 +6,7 @@ import { refusal } from "../support/refusal.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 import { createAccount, createKey, createMemberSession, type TestAccount } from "./identity-fixture.js";
 
-// GetCaller (issue 17): who a token is, so the console can name its account and leave out what
+// GetCaller: who a token is, so the console can name its account and leave out what
 // its role may not do.
 const held = (role: DomainRole) =>
   Object.keys(permissionTable)

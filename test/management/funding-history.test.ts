@@ -8,7 +8,7 @@ import { DOLLAR, seedOffer } from "../support/seed.js";
 import { type Studio, seedStudio } from "../support/seed-hosting.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-// GetFundingHistory (issue 17): the funding chart's days, built from the project's ledger.
+// GetFundingHistory: the funding chart's days, built from the project's ledger.
 const NOW = new Date("2026-11-20T15:00:00Z");
 const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 10, day, hour));
 const usd = (units: bigint) => ({ currencyCode: "USD", units, nanos: 0 });

@@ -10,7 +10,7 @@ import {
   startHarness,
 } from "./management-fixture.js";
 
-describe("verification with the public read cache on (issue 14)", () => {
+describe("verification with the public read cache on", () => {
   let harness: Harness;
   let studio: Studio;
   beforeAll(async () => {

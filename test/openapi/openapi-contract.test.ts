@@ -452,7 +452,7 @@ describe("the OpenAPI document against the live service", () => {
       body: { allowedOrigins: ["https://contract.example"] },
     },
     { op: "encore.operator.v1.OperatorService.ReencryptPublisherKeys", as: "operator", body: {} },
-    // The audit log of the writes above (issue 16).
+    // The audit log of the writes above.
     {
       op: "encore.audit.v1.AuditService.ListAuditEvents",
       as: "owner",

@@ -136,7 +136,7 @@ describe("master key rotation", { timeout: 120_000 }, () => {
       fingerprint: `sha256:${i}`,
     }));
     await prisma.distributorLink.createMany({ data: extra });
-    // Webhook signing secrets (issue 16) are sealed the same way: one endpoint mid-rotation of
+    // Webhook signing secrets are sealed the same way: one endpoint mid-rotation of
     // its secret (a previous one still signing), one after.
     await prisma.webhookEndpoint.createMany({
       data: ["rotating", "settled"].map((id) => ({

@@ -5,7 +5,7 @@ import { type RestResult, startTestServer, type TestServer } from "../support/te
 import { pausedAfterQuery } from "./paused-platform.js";
 import { minutesFromNow, type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
 
-// Issue 9 item 3, DESIGN 3: the platform expects one FinalizeTxn per order. Completes racing each
+// DESIGN 3: the platform expects one FinalizeTxn per order. Completes racing each
 // other, a complete racing the sweeper, and completes on two replicas over one database each
 // capture an order once, counted in the simulator's call log, and credit it once. A FinalizeTxn
 // nobody answered keeps its lease until it runs out (reference 1.7: QueryTxn before anything else).

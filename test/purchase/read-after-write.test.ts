@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 import { ownerClient } from "./owner-client.js";
 import { type PurchaseFixture, startPurchaseFixture } from "./purchase-fixture.js";
 
-// Issue 14: a public read served from the cache never contradicts a credit the service made.
+// A public read served from the cache never contradicts a credit the service made.
 // The cache is on for as long as the configuration allows (a minute), so a read that answered
 // from before the credit would keep answering it for the whole test.
 const CACHE_MS = "60000";

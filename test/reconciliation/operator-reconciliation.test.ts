@@ -1,4 +1,4 @@
-// Issue 15, the operator's side: reconciliation on demand (OperatorService and npm run admin),
+// The operator's side: reconciliation on demand (OperatorService and npm run admin),
 // and reversal totals and rates per link, flagged past the threshold.
 
 import { execFile } from "node:child_process";

@@ -1,4 +1,4 @@
-// Reconciliation scenarios (issue 15) run the real service, the real Steam client and the
+// Reconciliation scenarios run the real service, the real Steam client and the
 // simulator; purchases are made through the public calls, the platform's later refunds and
 // chargebacks set through the simulator's control API.
 
@@ -146,7 +146,7 @@ export function invariantCheckedShops(fixture: () => PurchaseFixture) {
 }
 
 /**
- * The invariants of issue 15, from independent sources:
+ * The reconciliation invariants (docs/settlement.md "Credit from Steam's report"), from independent sources:
  * project balance == top-ups + credited purchases - reversals - spend;
  * link outstanding == issued - reversed - settled;
  * link reserved == the credit of its open purchases.

@@ -1,4 +1,4 @@
-// Issue 15, the studio's side: a purchase shows its reversal, ListPurchases filters by it, and
+// The studio's side: a purchase shows its reversal, ListPurchases filters by it, and
 // GetFunding shows reversals over the window beside purchases (over Connect and REST).
 
 import { randomUUID } from "node:crypto";

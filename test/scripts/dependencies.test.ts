@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import semver from "semver";
 import { describe, expect, it } from "vitest";
 
-// Issue 10: the engines field and the dependencies agree, so `npm ci` prints no EBADENGINE
+// The engines field and the dependencies agree, so `npm ci` prints no EBADENGINE
 // warning on any Node the project says it runs on; and the image installs no development tool.
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 const ours: string = JSON.parse(read("package.json")).engines.node;

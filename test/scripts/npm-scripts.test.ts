@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-// Issue 10: every `npm run` script works in a fresh clone. Each one needs node_modules (tsx,
+// Every `npm run` script works in a fresh clone. Each one needs node_modules (tsx,
 // buf, esbuild, the built service...), so each installs first: through a pre-script, or, for
 // the scripts that run compiled code, through ensure-built preloaded into the script's own
 // process (it installs, then builds when stale, before the entry loads: docs/performance.md).

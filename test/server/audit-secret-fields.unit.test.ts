@@ -12,7 +12,7 @@ import {
   SECRET_FIELDS,
 } from "../../src/server/audit/secret-fields.js";
 
-// Issue 16: no secret in an audit event. This walks every request message of every service in
+// No secret in an audit event. This walks every request message of every service in
 // gen/encore (a service added later is walked without an edit here), with a list of words
 // broader than the one the service redacts by: every field whose name has one of them must be
 // redacted, dropped as output only, or named in NOT_SECRET with a reason. Then every request

@@ -3,7 +3,7 @@ import { type PurchaseFixture, startPurchaseFixture } from "../purchase/purchase
 import { postFrom } from "../support/post-from.js";
 import type { SeededShop } from "../support/seed-purchases.js";
 
-// Issue 9 item 2, spec 8, docs/abuse-limits.md: the campaign key ships in the game, so strangers
+// Spec 8, docs/abuse-limits.md: the campaign key ships in the game, so strangers
 // can send begins for it. Junk tickets, from one address or from many, must not lock a genuine
 // player out of the campaign's begin limit, and must not spend more than a bounded number of
 // ticket checks (AuthenticateUserTicket, on the studio's own key) per window.

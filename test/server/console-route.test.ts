@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_CSP } from "../../src/server/console-route.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-// The console's static route (issue 17), over a build folder shaped as Vite writes it.
+// The console's static route, over a build folder shaped as Vite writes it.
 const INDEX = '<!doctype html><script type="module" src="/console/assets/index-Ab12Cd34.js"></script>';
 
 function fakeBuild(): string {

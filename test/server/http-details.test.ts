@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 const PATH = "/v1/public/funding:get";
 const BODY = JSON.stringify({ campaignKey: "nope" });
 
-describe("HTTP details (issue 9)", () => {
+describe("HTTP details", () => {
   let server: TestServer;
   const lines: { level: number; msg: string; stack?: unknown; err?: unknown }[] = [];
   beforeAll(async () => {

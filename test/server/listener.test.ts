@@ -100,7 +100,7 @@ describe("createListener", () => {
     await closed;
   });
 
-  it("closes every connection with nothing in flight at once on close (issue 9)", async () => {
+  it("closes every connection with nothing in flight at once on close", async () => {
     const listener = createListener({ handler: answer, connections });
     const { port } = await listener.listen(0, "127.0.0.1");
     const silent = await openRawClient({ port });
@@ -129,7 +129,7 @@ describe("createListener", () => {
     expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r("open"), 2_000))])).toBe("closed");
   });
 
-  it("cuts off a request still sending its body when the drain starts (issue 9)", async () => {
+  it("cuts off a request still sending its body when the drain starts", async () => {
     const listener = createListener({ handler: answer, connections });
     const { port } = await listener.listen(0, "127.0.0.1");
     const slow = await openRawClient({ port });
@@ -148,7 +148,7 @@ describe("createListener", () => {
     h2.destroy();
   });
 
-  it("never cuts a request whose body has arrived, however long its answer takes (issue 9)", async () => {
+  it("never cuts a request whose body has arrived, however long its answer takes", async () => {
     const listener = createListener({ handler: answer, connections: { ...connections, requestTimeoutMs: 100 } });
     const { port } = await listener.listen(0, "127.0.0.1");
     try {

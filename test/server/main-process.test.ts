@@ -97,7 +97,7 @@ describe("the service process", () => {
       expect(scraped).toContain(
         'encore_rpc_requests_total{method="encore.campaign.v1.CampaignService/GetPublicFunding",code="not_found"} 1',
       );
-      // Connections with nothing in flight do not hold the drain (issue 9): one that never sent
+      // Connections with nothing in flight do not hold the drain: one that never sent
       // a byte, one still in the protocol sniffer, an HTTP/2 session with no stream, and an idle
       // keep-alive connection.
       const port = Number(new URL(url).port);

@@ -77,7 +77,7 @@ describe.runIf(redisUrl)("rate limits shared through Redis (REDIS_URL)", () => {
     }
   });
 
-  it("counts failed tickets per address and per campaign across two replicas (issue 9)", async () => {
+  it("counts failed tickets per address and per campaign across two replicas", async () => {
     const sim = await startSteamSimulator({ port: 0 });
     const db = await createTestDatabase();
     const env = {

@@ -28,7 +28,7 @@ const envelope = (message: Uint8Array, flags = 0) => {
   return Buffer.concat([head, message]);
 };
 
-describe("a body the caller got wrong is INVALID_ARGUMENT on every RPC protocol (issue 9)", () => {
+describe("a body the caller got wrong is INVALID_ARGUMENT on every RPC protocol", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

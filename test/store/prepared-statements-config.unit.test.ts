@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 
-// DATABASE_PREPARED_STATEMENTS (issue 14, docs/deploy.md): on unless set off, for PostgreSQL.
+// DATABASE_PREPARED_STATEMENTS (docs/deploy.md): on unless set off, for PostgreSQL.
 const postgres = {
   DATABASE_URL: "postgresql://encore@127.0.0.1/encore",
   ENCORE_MASTER_KEY: Buffer.alloc(32, 1).toString("base64"),

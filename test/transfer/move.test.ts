@@ -280,7 +280,7 @@ describe("MODE_MOVE: in the background, item by item", () => {
   });
 });
 
-describe("MODE_MOVE with the public read cache on (issue 14)", () => {
+describe("MODE_MOVE with the public read cache on", () => {
   let server: QuietServer;
   beforeAll(async () => {
     // A minute on a clock that stays put: a cached answer would last the whole test.

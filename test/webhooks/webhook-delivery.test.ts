@@ -14,7 +14,7 @@ import { type Studio, seedStudio } from "../support/seed-hosting.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 import { deliveryReplica, drain, type Receiver, startReceiver, WEBHOOK_TEST_ENV } from "./webhook-receiver.js";
 
-// Issue 16: delivery (retries with backoff, the same event id after an outage, disabling an
+// Delivery (retries with backoff, the same event id after an outage, disabling an
 // endpoint that keeps failing, secret rotation), what the API shows of it, the address rules
 // and the role table. Time moves on a test clock: no assertion waits for a timer.
 

@@ -14,7 +14,7 @@ import type { SeededShop } from "../support/seed-purchases.js";
 import { TEST_OPERATOR_TOKEN } from "../support/test-server.js";
 import { deliveryReplica, drain, type Receiver, startReceiver, WEBHOOK_TEST_ENV } from "./webhook-receiver.js";
 
-// Issue 16, "Done when": with a real HTTP receiver on loopback, every event type fires once per
+// "Done when": with a real HTTP receiver on loopback, every event type fires once per
 // change, each signed so that the documented check (the TypeScript client's helper) accepts it;
 // a change that rolled back emits nothing. Every change is made through the API (or the jobs
 // and the platform simulator the API relies on).

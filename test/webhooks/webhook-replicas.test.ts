@@ -6,7 +6,7 @@ import { onPostgres } from "../support/test-database.js";
 import { startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from "../support/test-server.js";
 import { drain, type Receiver, startReceiver, WEBHOOK_TEST_ENV } from "./webhook-receiver.js";
 
-// Issue 16: two replicas (two service instances on one PostgreSQL database) share the delivery
+// Two replicas (two service instances on one PostgreSQL database) share the delivery
 // work through their leases (FOR UPDATE SKIP LOCKED) and deliver each event once. PostgreSQL
 // only: PGlite serves one connection, so nothing would ever run at the same time.
 

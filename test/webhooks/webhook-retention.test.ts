@@ -11,7 +11,7 @@ const at = (days: number) => new Date(START.getTime() + days * DAY);
 
 type DeliveryState = "PENDING" | "SUCCEEDED" | "FAILED";
 
-// Issue 16 follow-up: the webhook outbox is purged WEBHOOK_RETENTION_DAYS after an event was
+// Follow-up: the webhook outbox is purged WEBHOOK_RETENTION_DAYS after an event was
 // created, once every one of its deliveries is finished; an event still being delivered stays.
 describe("webhook retention", () => {
   let db: TestDatabase;

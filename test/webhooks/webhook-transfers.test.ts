@@ -7,7 +7,7 @@ import { type QuietServer, startQuietServer } from "../transfer/support/quiet-se
 import { seedMixedProject } from "../transfer/support/transfer-fixture.js";
 import { deliveryReplica, drain, type Receiver, startReceiver, WEBHOOK_TEST_ENV } from "./webhook-receiver.js";
 
-// Issue 16: the transfer events (waiting for an acknowledgement, done, failed) and the runway
+// The transfer events (waiting for an acknowledgement, done, failed) and the runway
 // alert, on a service whose mover, metering and delivery the test runs on its own clock.
 
 const T0 = new Date("2026-11-20T10:00:00Z");

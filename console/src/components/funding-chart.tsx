@@ -5,7 +5,7 @@ import { formatUsd, nanosOf } from "../money";
 import { dateOf, formatDay } from "../time";
 import { TableScroll } from "./table-scroll";
 
-// The funding chart (issue 17): closing balance and daily spend in dollars on the left axis,
+// The funding chart: closing balance and daily spend in dollars on the left axis,
 // purchases per day as bars on the right. Plotted values are display only (cents as numbers);
 // every figure a studio reads exactly is in the table beside it, from the API's Money.
 

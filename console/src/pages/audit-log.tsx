@@ -8,7 +8,7 @@ import { TableScroll } from "../components/table-scroll";
 import { dayRangeTerms, formatTime } from "../time";
 import { ACTOR_TYPE, methodWords, outcomeWords } from "../words";
 
-// The audit log (issue 16, AuditService.ListAuditEvents): every write made in the account, who
+// The audit log (AuditService.ListAuditEvents): every write made in the account, who
 // made it, from where and how it ended, newest first, filtered by resource, actor and UTC days,
 // a page at a time. Owner and admin only (audit.auditEvents.list); the navigation leaves the
 // page out for the others.

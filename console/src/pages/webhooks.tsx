@@ -9,7 +9,7 @@ import { WebhookDeliveries } from "../components/webhook-deliveries";
 import { formatTime } from "../time";
 import { WEBHOOK_ENDPOINT_STATE, WEBHOOK_EVENTS } from "../words";
 
-// Webhooks (issue 16, WebhookService): where the account's events are POSTed, signed. Everyone
+// Webhooks (WebhookService): where the account's events are POSTed, signed. Everyone
 // reads the endpoints and their deliveries; owner and admin add, change, disable, delete, rotate
 // the signing secret and redeliver (the others see no such control). A signing secret is shown
 // once, when it is made, and never kept.
