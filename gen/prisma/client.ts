@@ -93,7 +93,7 @@ export type Offer = Prisma.OfferModel
 export type Purchase = Prisma.PurchaseModel
 /**
  * Model PurchaseReversal
- * A credited purchase whose order Steam later refunded or charged back (issue 15). One per
+ * A credited purchase whose order Steam later refunded or charged back (docs/settlement.md). One per
  * purchase: `reversedNanos` is the credit taken back so far, so a report row seen again
  * finds it already there and records nothing; a later, larger reversal (a partial refund
  * becoming a full one) raises it, with a ledger entry for the difference.
@@ -157,14 +157,14 @@ export type TransferItem = Prisma.TransferItemModel
 export type OperatorSettings = Prisma.OperatorSettingsModel
 /**
  * Model WebhookEndpoint
- * Issue 16: where an account's webhook events are POSTed. The signing secret is sealed under the
+ * Where an account's webhook events are POSTed (docs/webhooks.md). The signing secret is sealed under the
  * master key (secret-box.ts), since every delivery needs it; during a rotation's overlap the
  * previous one still signs until `previousSecretExpireTime`.
  */
 export type WebhookEndpoint = Prisma.WebhookEndpointModel
 /**
  * Model WebhookEvent
- * Issue 16, the transactional outbox: one row per event, written in the transaction of the
+ * The webhooks' transactional outbox (docs/webhooks.md): one row per event, written in the transaction of the
  * change that caused it. `payload` is the envelope exactly as it is POSTed (and signed).
  */
 export type WebhookEvent = Prisma.WebhookEventModel
@@ -176,7 +176,7 @@ export type WebhookEvent = Prisma.WebhookEventModel
 export type WebhookDelivery = Prisma.WebhookDeliveryModel
 /**
  * Model AuditEvent
- * Issue 16: one management or operator write, or one failed authentication (docs/audit-log.md).
+ * One management or operator write, or one failed authentication (docs/audit-log.md).
  * Append-only: the application inserts, and only the retention purge deletes (with
  * `encore.audit_purge` set in its transaction); triggers refuse every UPDATE and any other
  * DELETE. No foreign keys: the record outlives what it names.

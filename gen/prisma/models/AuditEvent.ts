@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model AuditEvent
- * Issue 16: one management or operator write, or one failed authentication (docs/audit-log.md).
+ * One management or operator write, or one failed authentication (docs/audit-log.md).
  * Append-only: the application inserts, and only the retention purge deletes (with
  * `encore.audit_purge` set in its transaction); triggers refuse every UPDATE and any other
  * DELETE. No foreign keys: the record outlives what it names.

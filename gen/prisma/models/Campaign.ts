@@ -2479,7 +2479,7 @@ export type $CampaignPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      */
     readyTime: Date | null
     /**
-     * Issue 16: a campaign.runway_low webhook event fires when the runway falls below this many
+     * A campaign.runway_low webhook event (docs/webhooks.md) fires when the runway falls below this many
      * days (0: never); `runwayLow` remembers the crossing so it fires once until the runway recovers.
      */
     runwayAlertDays: number

@@ -2067,7 +2067,7 @@ export type $DistributorLinkPayload<ExtArgs extends runtime.Types.Extensions.Int
     outstandingLimitNanos: bigint
     /**
      * Credit ever issued through the link, and the part of it reversed since (refunds and
-     * chargebacks, issue 15): outstanding == issued - reversed - settled.
+     * chargebacks, docs/settlement.md): outstanding == issued - reversed - settled.
      */
     issuedNanos: bigint
     reversedNanos: bigint

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model PurchaseReversal
- * A credited purchase whose order Steam later refunded or charged back (issue 15). One per
+ * A credited purchase whose order Steam later refunded or charged back (docs/settlement.md). One per
  * purchase: `reversedNanos` is the credit taken back so far, so a report row seen again
  * finds it already there and records nothing; a later, larger reversal (a partial refund
  * becoming a full one) raises it, with a ledger entry for the difference.

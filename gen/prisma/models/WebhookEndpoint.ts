@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model WebhookEndpoint
- * Issue 16: where an account's webhook events are POSTed. The signing secret is sealed under the
+ * Where an account's webhook events are POSTed (docs/webhooks.md). The signing secret is sealed under the
  * master key (secret-box.ts), since every delivery needs it; during a rotation's overlap the
  * previous one still signs until `previousSecretExpireTime`.
  */

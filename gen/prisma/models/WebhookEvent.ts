@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model WebhookEvent
- * Issue 16, the transactional outbox: one row per event, written in the transaction of the
+ * The webhooks' transactional outbox (docs/webhooks.md): one row per event, written in the transaction of the
  * change that caused it. `payload` is the envelope exactly as it is POSTed (and signed).
  */
 export type WebhookEventModel = runtime.Types.Result.DefaultSelection<Prisma.$WebhookEventPayload>
