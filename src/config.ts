@@ -249,97 +249,12 @@ const schema = z
 
 export type Env = z.infer<typeof schema>;
 
-export interface Config {
-  port: number;
-  host: string;
-  /**
-   * PUBLIC_URL: the service's origin as players reach it (`https://fund.example.com`, no
-   * trailing slash); the campaign's public page is `{publicUrl}/fund/{campaign_key}`.
-   */
-  publicUrl: string;
-  database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
-  dataDir: string;
-  steam: { apiUrl: string; storeUrl: string; openIdUrl: string; timeoutMs: number };
-  /** Unset only with PGlite, where start-up generates and keeps them in DATA_DIR. */
-  masterKey: Buffer | undefined;
-  /** ENCORE_MASTER_KEY_PREVIOUS: set only while a master key rotation is under way. */
-  previousMasterKey: Buffer | undefined;
-  operatorToken: string | undefined;
-  /** Signs the payment provider's webhook notifications; unset: derived from the master key. */
-  paymentWebhookSecret: string | undefined;
-  errorDomain: string;
-  redisUrl: string | undefined;
-  tls: { certFile: string; keyFile: string } | undefined;
-  logLevel: Env["LOG_LEVEL"];
-  storefrontSharePercent: number;
-  publicReadCacheMs: number;
-  verificationIntervalMs: number;
-  settlement: { intervalMs: number; settleAfterMs: number; cancelAfterMs: number };
-  reconciliationIntervalMs: number;
-  reversalFlag: { windowDays: number; ratePercent: number };
-  rateLimit: RateLimitSettings;
-  connections: {
-    /** From accept to the first request's headers (TLS handshake and HTTP/2 preface included). */
-    headersTimeoutMs: number;
-    /** From a request's headers to the end of its body. */
-    requestTimeoutMs: number;
-    /** How long an HTTP/1.1 connection with no request in flight stays open. */
-    keepAliveTimeoutMs: number;
-    /** How long an HTTP/2 session with no open stream stays open. */
-    http2IdleTimeoutMs: number;
-    /** How long a response may go without a byte taken by the client (it stopped reading). */
-    sendTimeoutMs: number;
-    /** Open connections in all, and from one client address. */
-    maxConnections: number;
-    maxConnectionsPerAddress: number;
-  };
-  /** PROXY_PROTOCOL_FROM: the proxies whose PROXY protocol header names a connection's client. */
-  proxyProtocolFrom: readonly string[];
-  /** After SIGTERM, how long the drain may take before the process exits 1. */
-  shutdownTimeoutMs: number;
-  /** The Prometheus listener; undefined when METRICS_PORT=off. */
-  metrics: { port: number; host: string } | undefined;
-  /** OTLP/HTTP trace export; undefined: tracing off. */
-  tracing: { endpoint: string; serviceName: string } | undefined;
-  /** Webhook endpoints and their deliveries (docs/webhooks.md). */
-  webhooks: WebhookConfig;
-  /** How long audit events are kept (docs/audit-log.md). */
-  auditRetentionDays: number;
-}
-
+/** The typed, frozen settings, derived from what loadConfig builds. */
+export type Config = ReturnType<typeof toConfig>;
 /** Spec 8's rate limits, each as calls per window. */
-export interface RateLimitSettings {
-  windowSeconds: number;
-  /** Public calls per client address per window. */
-  perAddress: number;
-  /** purchases:begin per campaign key per window whose player the platform vouched for. */
-  beginPerCampaign: number;
-  /** Refused tickets (and begins awaiting their check) per address per window. */
-  failedTicketsPerAddress: number;
-  /** Refused tickets per campaign key per window before addresses that failed are refused. */
-  failedTicketsPerCampaign: number;
-  /** Failed authentications per address (IPv6 /64) per window, before its every credential is refused. */
-  failedAuthPerAddress: number;
-}
-
-export interface WebhookConfig {
-  allowHttp: boolean;
-  /** Address kinds an endpoint's host may resolve to after all (tests: loopback). */
-  allowAddresses: ReadonlySet<WebhookAddressKind>;
-  /** Name servers hosts are resolved with (dns.Resolver's setServers); undefined: the system's. */
-  dnsServers: readonly string[] | undefined;
-  timeoutMs: number;
-  deliveryIntervalMs: number;
-  retry: { baseMs: number; maxMs: number; windowMs: number };
-  disableAfterMs: number;
-  /** Finished events (and their deliveries) are deleted this many days after creation. */
-  retentionDays: number;
-  /** docs/webhooks.md "Fairness": attempts at once, per replica and (across replicas) per endpoint and account. */
-  concurrency: { replica: number; endpoint: number; account: number };
-  endpointsPerAccount: number;
-  /** Redeliveries one endpoint may queue in an hour. */
-  redeliveriesPerHour: number;
-}
+export type RateLimitSettings = Config["rateLimit"];
+/** Webhook endpoints and their deliveries (docs/webhooks.md). */
+export type WebhookConfig = Config["webhooks"];
 
 export class ConfigError extends Error {}
 
@@ -353,10 +268,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"} ${issue.message}`);
     throw new ConfigError(`invalid configuration: ${[...new Set(problems)].join("; ")}`);
   }
-  const e = parsed.data;
-  return Object.freeze({
+  return Object.freeze(toConfig(parsed.data));
+}
+
+function toConfig(e: Env) {
+  return {
     port: e.PORT,
     host: e.HOST,
+    /** No trailing slash: the campaign's public page is `{publicUrl}/fund/{campaign_key}`. */
     publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://localhost:${e.PORT}`,
     database: e.DATABASE_URL
       ? { kind: "postgres" as const, url: e.DATABASE_URL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS === "on" }
@@ -368,8 +287,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       openIdUrl: e.STEAM_OPENID_URL,
       timeoutMs: e.STEAM_TIMEOUT_MS,
     },
-    masterKey: e.ENCORE_MASTER_KEY ? Buffer.from(e.ENCORE_MASTER_KEY, "base64") : undefined,
-    previousMasterKey: e.ENCORE_MASTER_KEY_PREVIOUS ? Buffer.from(e.ENCORE_MASTER_KEY_PREVIOUS, "base64") : undefined,
+    /** Unset only with PGlite, where start-up generates and keeps them in DATA_DIR. */
+    masterKey: keyBytes(e.ENCORE_MASTER_KEY),
+    previousMasterKey: keyBytes(e.ENCORE_MASTER_KEY_PREVIOUS),
     operatorToken: e.OPERATOR_TOKEN,
     paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
     errorDomain: e.ERROR_DOMAIN,
@@ -429,13 +349,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       redeliveriesPerHour: e.WEBHOOK_REDELIVERIES_PER_HOUR,
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
-  });
+  };
 }
 
 /** METRICS_PORT unset: 9464 with DATABASE_URL, none with the embedded database (a local run). */
-function metricsListener(e: Env): Config["metrics"] {
+function metricsListener(e: Env) {
   const port = e.METRICS_PORT ?? (e.DATABASE_URL ? 9464 : "off");
   return port === "off" ? undefined : { port, host: e.METRICS_HOST ?? e.HOST };
+}
+
+function keyBytes(base64: string | undefined): Buffer | undefined {
+  return base64 ? Buffer.from(base64, "base64") : undefined;
 }
 
 /** An empty variable (`PORT=`) counts as unset, as a shell user means it, never as zero. */
