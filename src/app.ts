@@ -61,7 +61,7 @@ import { createOperationsService } from "./services/operations/operations-servic
 import { createOperatorService } from "./services/operator/operator-service.js";
 import { createWebhookEvents } from "./services/webhooks/resource-events.js";
 import { createWebhookService } from "./services/webhooks/webhook-service.js";
-import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
+import { runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
 import { countFailedAuthentication, insertAuditEvent } from "./store/audit-events.js";
 import { readBacklog } from "./store/backlog.js";
@@ -154,10 +154,7 @@ export function createApp(options: AppOptions): App {
     onScrapeError: (error) => logger.warn({ err: error }, "metrics: the backlog could not be read"),
   });
   const steam = createSteamClient({
-    apiUrl: config.steam.apiUrl,
-    storeUrl: config.steam.storeUrl,
-    openIdUrl: config.steam.openIdUrl,
-    timeoutMs: config.steam.timeoutMs,
+    ...config.steam,
     readRetries: STEAM_READ_RETRIES,
     logger: logger.child({ component: "steam" }),
     observer: createSteamObserver(metrics, tracer),
@@ -318,8 +315,7 @@ export function createApp(options: AppOptions): App {
           { name: "rate limits", run: () => rateLimit.close() },
           { name: "tracing", run: () => ownTracing?.shutdown() },
         ],
-        (step, error) =>
-          logger.warn({ step, error: describeFailure(error) }, "shutdown step failed; stopping the rest"),
+        logger,
       );
     },
   };
