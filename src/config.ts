@@ -47,7 +47,11 @@ function isAddressOrRange(entry: string): boolean {
 
 // A required setting is named even when another one is also wrong: these checks read only
 // whether a variable is present, which holds whatever else failed to parse.
-const alongOtherProblems = { when: () => true };
+const requiredWithDatabase = (name: string) => ({
+  message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
+  path: [name],
+  when: () => true,
+});
 
 const schema = z
   .object({
@@ -207,11 +211,7 @@ const schema = z
     // Audit events older than this are deleted by the audit purge job.
     AUDIT_RETENTION_DAYS: whole(1, 36_500).default(400),
   })
-  .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, {
-    message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
-    path: ["ENCORE_MASTER_KEY"],
-    ...alongOtherProblems,
-  })
+  .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, requiredWithDatabase("ENCORE_MASTER_KEY"))
   .refine(
     (env) =>
       !env.ENCORE_MASTER_KEY_PREVIOUS ||
@@ -219,11 +219,7 @@ const schema = z
       !Buffer.from(env.ENCORE_MASTER_KEY_PREVIOUS, "base64").equals(Buffer.from(env.ENCORE_MASTER_KEY, "base64")),
     { message: "must differ from ENCORE_MASTER_KEY", path: ["ENCORE_MASTER_KEY_PREVIOUS"] },
   )
-  .refine((env) => !env.DATABASE_URL || env.OPERATOR_TOKEN, {
-    message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
-    path: ["OPERATOR_TOKEN"],
-    ...alongOtherProblems,
-  })
+  .refine((env) => !env.DATABASE_URL || env.OPERATOR_TOKEN, requiredWithDatabase("OPERATOR_TOKEN"))
   // The sweeper must never look at a purchase whose InitTxn may still be under way.
   .refine((env) => env.SETTLEMENT_SETTLE_AFTER_MS > 2 * env.STEAM_TIMEOUT_MS, {
     message: "must be more than twice STEAM_TIMEOUT_MS",

@@ -1,19 +1,15 @@
 import type { Logger } from "pino";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RateLimitSettings } from "../../config.js";
 import type { TicketVerdict } from "../../core/context-keys.js";
 import { rateLimited } from "../../errors/status.js";
 import { addressGroup } from "../address-group.js";
-import { takePoint } from "./limit-point.js";
+import { quietly, takePoint } from "./limit-point.js";
 
-export interface BeginLimitsOptions {
+export interface BeginLimitsOptions
+  extends Pick<RateLimitSettings, "beginPerCampaign" | "failedTicketsPerAddress" | "failedTicketsPerCampaign"> {
   /** A limiter of `points` per window under `keyPrefix` (in memory, or shared through Redis). */
   limiter(keyPrefix: string, points: number): RateLimiterAbstract;
-  /** purchases:begin per campaign key per window whose player the platform vouched for. */
-  beginPerCampaign: number;
-  /** Refused tickets (and begins awaiting their ticket check) per address per window. */
-  failedTicketsPerAddress: number;
-  /** Refused tickets per campaign key per window before addresses that failed are refused. */
-  failedTicketsPerCampaign: number;
   logger: Logger;
   /** A begin was refused with 429 (for /metrics). */
   onRefused?: (limit: "begin_per_campaign" | "failed_tickets") => void;
@@ -48,8 +44,7 @@ export function createBeginLimits(options: BeginLimitsOptions): BeginLimits {
   const byCampaign = options.limiter("rl:begin", options.beginPerCampaign);
   const failedByAddress = options.limiter("rl:ticket:address", options.failedTicketsPerAddress);
   const failedByCampaign = options.limiter("rl:ticket:campaign", options.failedTicketsPerCampaign);
-  const quietly = (work: Promise<unknown>) =>
-    void work.catch((error) => options.logger.warn({ err: error }, "rate limit not updated"));
+  const { logger } = options;
 
   return {
     async admit({ campaignKey, address }) {
@@ -68,13 +63,13 @@ export function createBeginLimits(options: BeginLimitsOptions): BeginLimits {
       return {
         // Not awaited: the answer does not wait on the store.
         settle(verdict) {
-          if (verdict !== "vouched") quietly(begin.giveBack());
+          if (verdict !== "vouched") quietly(logger, begin.giveBack());
           if (verdict !== "refused") {
-            quietly(addressTicket.giveBack());
-            quietly(campaignTicket.giveBack());
+            quietly(logger, addressTicket.giveBack());
+            quietly(logger, campaignTicket.giveBack());
           } else if (!campaignTicket.taken) {
             // A clean address checked past the campaign's budget: its failure still counts.
-            quietly(failedByCampaign.penalty(campaignKey, 1));
+            quietly(logger, failedByCampaign.penalty(campaignKey, 1));
           }
         },
       };
