@@ -1,7 +1,6 @@
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type UnaryRequest } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import type { AuditActorType } from "../../../gen/prisma/enums.js";
 import { kClientAddress, kPrincipal, kRequestId, type Principal } from "../../core/context-keys.js";
 import { newId } from "../../core/ids.js";
 import { resources } from "../../domain/resource-names.js";
@@ -51,16 +50,16 @@ export function createAuditInterceptor(options: AuditOptions): Interceptor {
       const res = await next(req);
       if (write && !res.stream) {
         const response = { desc: req.method.output, message: res.message };
-        await record({ options, req, code: OK, response, store: insert });
+        await record(options, req, OK, insert, response);
       }
       return res;
     } catch (error) {
       const code = ConnectError.from(error).code;
       const authenticated = req.contextValues.get(kPrincipal) !== undefined;
       if (!authenticated && code === Code.Unauthenticated) {
-        await record({ options, req, code, store: (event) => countFailure(options, event) });
+        await record(options, req, code, (event) => countFailure(options, event));
       } else if (authenticated && (write || code === Code.Unauthenticated)) {
-        await record({ options, req, code, store: insert });
+        await record(options, req, code, insert);
       }
       throw error;
     }
@@ -77,19 +76,13 @@ function countFailure(options: AuditOptions, event: NewAuditEvent): Promise<void
 // google.rpc.Code OK: Connect's Code has no member for success.
 const OK = 0;
 
-async function record({
-  options,
-  req,
-  code,
-  response,
-  store,
-}: {
-  options: AuditOptions;
-  req: Call;
-  code: number;
-  response?: { desc: DescMessage; message: Message };
-  store: (event: NewAuditEvent) => Promise<void>;
-}): Promise<void> {
+async function record(
+  options: AuditOptions,
+  req: Call,
+  code: number,
+  store: (event: NewAuditEvent) => Promise<void>,
+  response?: { desc: DescMessage; message: Message },
+): Promise<void> {
   let event: NewAuditEvent | undefined;
   try {
     event = describe(options.now(), req, code, response);
@@ -135,10 +128,9 @@ const ACCOUNT_OF_RESOURCE = /^accounts\/([^/]+)/;
  * account of the resource for the operator (a studio sees the operator's decisions on its
  * campaigns), none for a call nobody was authenticated for.
  */
-function actorOf(
-  principal: Principal | undefined,
-  resource: string,
-): { accountId: string | null; actorType: AuditActorType; actor: string; sessionId: string | null } {
+type Actor = Pick<NewAuditEvent, "accountId" | "actorType" | "actor" | "sessionId">;
+
+function actorOf(principal: Principal | undefined, resource: string): Actor {
   if (!principal) return { accountId: null, actorType: "NONE", actor: "", sessionId: null };
   if (principal.kind === "operator") {
     return {
