@@ -53,6 +53,7 @@ const requiredWithDatabase = (name: string) => ({
   when: () => true,
 });
 
+// What each setting means, and its default: docs/configuration.md.
 const schema = z
   .object({
     PORT: port.default(8080),
@@ -61,13 +62,10 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
       .optional(),
-    // Statements prepared once per connection; off behind a pooler that cannot keep
-    // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
+    // Off behind a pooler that cannot keep prepared statements (PgBouncer transaction mode).
     DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
     DATA_DIR: z.string().min(1).default("./.data"),
-    // The service's own origin as players reach it (docs/configuration.md); unset:
-    // http://localhost:{PORT}. The campaign's public page and the platform's return addresses
-    // are built on it, never on a request's Host header.
+    // Pages and the platform's return addresses are built on it, never on a request's Host.
     PUBLIC_URL: z
       .string()
       .refine(
@@ -81,11 +79,9 @@ const schema = z
     STEAM_OPENID_URL: z.url({ protocol: /^https?$/ }).default("https://steamcommunity.com/openid/login"),
     STEAM_TIMEOUT_MS: positive.default(5000),
     ENCORE_MASTER_KEY: masterKey.optional(),
-    // During a master key rotation (docs/deploy.md): the key publisher keys may still be sealed
-    // under; it opens and verifies, never seals or signs.
+    // Master key rotation (docs/deploy.md): opens and verifies, never seals or signs.
     ENCORE_MASTER_KEY_PREVIOUS: previousMasterKey.optional(),
     OPERATOR_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
-    // Shared with the payment provider; unset: derived from the master key (payment-signature.ts).
     PAYMENT_WEBHOOK_SECRET: z.string().min(24, "must be at least 24 characters").optional(),
     ERROR_DOMAIN: z.string().min(1).default("campaign.encore.v1"),
     REDIS_URL: z
@@ -96,85 +92,54 @@ const schema = z
     TLS_KEY_FILE: optionalText,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STOREFRONT_SHARE_PERCENT: whole(0, 99).default(30),
-    // How long funding:get and offers:list answer a campaign key from the same read (0: never).
     PUBLIC_READ_CACHE_MS: whole(0, 60_000).default(1000),
-    // Campaign verification (spec 3.2): time between passes over campaigns in VERIFYING; a
-    // create or retry in this process also starts one at once.
+    // Spec 3.2.
     VERIFICATION_INTERVAL_MS: positive.default(30_000),
-    // Settlement sweeper (spec 3.1, DESIGN 3): how often it sweeps; how long after begin a
-    // purchase nobody completed is settled by it (also how long before it looks at one again);
-    // how long an unapproved order stays open before it is cancelled. Approved orders are thus
-    // settled within settle-after + interval (default 90 s: "within a couple of minutes").
+    // Spec 3.1, DESIGN 3: approved orders are settled within settle-after + interval (default
+    // 90 s: "within a couple of minutes").
     SETTLEMENT_SWEEP_INTERVAL_MS: positive.default(30_000),
     SETTLEMENT_SETTLE_AFTER_MS: positive.default(60_000),
     SETTLEMENT_CANCEL_AFTER_MS: positive.default(15 * 60_000),
-    // Reconciliation with the platform's report: time between passes over each
-    // distributor link; Valve asks for at least one a day and accepts one a minute.
+    // Valve asks for a report read at least once a day and accepts one a minute.
     RECONCILIATION_INTERVAL_MS: z.coerce
       .number()
       .int()
       .min(60_000)
       .default(10 * 60_000),
-    // The operator's fraud signal: a link whose credit reversed over the last
-    // REVERSAL_RATE_WINDOW_DAYS reaches REVERSAL_FLAG_RATE_PERCENT of the credit it issued over
-    // them is flagged in ListLinkReversals and `npm run admin -- list-link-reversals`.
     REVERSAL_RATE_WINDOW_DAYS: whole(1, 365).default(30),
     REVERSAL_FLAG_RATE_PERCENT: whole(1, 100).default(5),
-    // Rate limits (spec 8): per client socket address over every public call, and per campaign
-    // key over purchases:begin, each as requests per window.
+    // Rate limits: spec 8, docs/abuse-limits.md.
     RATE_LIMIT_WINDOW_SECONDS: positive.default(60),
     RATE_LIMIT_PER_ADDRESS: positive.default(600),
     RATE_LIMIT_BEGIN_PER_CAMPAIGN: positive.default(600),
-    // The campaign key ships in the game, so begins whose ticket the platform refused are
-    // counted apart (docs/abuse-limits.md): per address (IPv6 /64), and per campaign key, past
-    // which only addresses with a clean record are still checked with the platform.
     RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: positive.default(10),
     RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: positive.default(60),
-    // Failed authentications per address (IPv6 /64) per window, past which every call that needs
-    // a credential is 429 before any work (docs/abuse-limits.md "Failed authentication"); the
-    // audit log then holds one event per address and window (docs/audit-log.md).
     RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: positive
       .max(1_000_000, "must be at most 1000000 (an audit event's count is a 32-bit integer)")
       .default(30),
-    // Slow and idle clients: a connection has HTTP_HEADERS_TIMEOUT_MS from accept to
-    // its first request's headers, a request HTTP_REQUEST_TIMEOUT_MS from its headers to the
-    // end of its body (at most 64 KiB, spec 8); with nothing in flight an HTTP/1.1 connection
-    // stays HTTP_KEEP_ALIVE_TIMEOUT_MS and an HTTP/2 session HTTP2_IDLE_TIMEOUT_MS. Connections
-    // over either cap are refused at accept. A response the client stops reading is dropped
-    // after HTTP_SEND_TIMEOUT_MS in which not a byte of it went out.
+    // Slow and idle clients (connection-guard.ts).
     HTTP_HEADERS_TIMEOUT_MS: positive.default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: positive.default(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: positive.default(5_000),
     HTTP2_IDLE_TIMEOUT_MS: positive.default(60_000),
     HTTP_SEND_TIMEOUT_MS: positive.default(30_000),
-    // After SIGTERM: how long calls in flight may take to finish before the process gives up
-    // and exits 1. Whatever stops the process must wait longer (docs/deploy.md).
+    // Whatever stops the process must wait longer (docs/deploy.md).
     SHUTDOWN_TIMEOUT_MS: positive.default(25_000),
-    // docs/deploy.md "Replicas": proxies (addresses or CIDR ranges) whose connections open with a
-    // PROXY protocol header naming the client; every other peer is its own client (spec 8).
+    // docs/deploy.md "Replicas".
     PROXY_PROTOCOL_FROM: z
       .string()
       .refine((list) => list.split(",").every(isAddressOrRange), "must list addresses or CIDR ranges (comma separated)")
       .optional(),
     MAX_CONNECTIONS: positive.default(2_000),
     MAX_CONNECTIONS_PER_ADDRESS: positive.default(100),
-    // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
-    // name every method and money totals, for the operator's scraper only. "off": none.
-    // Unset: 9464 with DATABASE_URL (production), off with the embedded database, so that two
-    // local services start side by side (docs/configuration.md).
+    // Never on the game-facing port: the series are for the operator's scraper only.
     METRICS_PORT: z
       .union([z.literal("off"), port], { error: "must be a port number from 0 to 65535, or off" })
       .optional(),
     METRICS_HOST: z.string().min(1).optional(),
-    // OpenTelemetry tracing: off unless an OTLP/HTTP collector is named (the SDK's own variable).
     OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default("encore-campaigns"),
-    // Webhooks (docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP; hosts
-    // resolving to anything but global unicast addresses are refused, loopback (this machine's
-    // own addresses too), private or link-local ones only unless named in
-    // WEBHOOK_ALLOW_ADDRESSES; each attempt, resolution included, has WEBHOOK_TIMEOUT_MS; failures
-    // are retried with backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
-    // WEBHOOK_RETRY_WINDOW_MS; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
+    // Webhooks: docs/webhooks.md.
     WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false"),
     WEBHOOK_ALLOW_ADDRESSES: z
       .string()
@@ -183,8 +148,6 @@ const schema = z
         "must list loopback, private, link-local",
       )
       .default(""),
-    // The name servers webhook hosts are asked of (ip or ip:port, comma list); unset: the
-    // system's (/etc/resolv.conf). An operator may name a resolver that filters internal names.
     WEBHOOK_DNS_SERVERS: z
       .string()
       .refine(
@@ -198,17 +161,12 @@ const schema = z
     WEBHOOK_RETRY_MAX_MS: positive.default(6 * 60 * 60_000),
     WEBHOOK_RETRY_WINDOW_MS: positive.default(3 * 24 * 60 * 60_000),
     WEBHOOK_DISABLE_AFTER_MS: positive.default(3 * 24 * 60 * 60_000),
-    // docs/webhooks.md "Fairness": attempts one replica runs at once; attempts one endpoint and
-    // one account may have in flight across every replica; endpoints an account may have;
-    // redeliveries an endpoint may queue an hour.
     WEBHOOK_DELIVERY_CONCURRENCY: positive.max(1_000).default(32),
     WEBHOOK_ENDPOINT_CONCURRENCY: positive.default(4),
     WEBHOOK_ACCOUNT_CONCURRENCY: positive.default(8),
     WEBHOOK_ENDPOINTS_PER_ACCOUNT: positive.max(1_000).default(16),
     WEBHOOK_REDELIVERIES_PER_HOUR: positive.default(100),
-    // Finished webhook events older than this are deleted by the webhook purge job.
     WEBHOOK_RETENTION_DAYS: whole(1, 36_500).default(30),
-    // Audit events older than this are deleted by the audit purge job.
     AUDIT_RETENTION_DAYS: whole(1, 36_500).default(400),
   })
   .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, requiredWithDatabase("ENCORE_MASTER_KEY"))
