@@ -26,19 +26,14 @@ export interface AuditOptions {
 
 /**
  * Records every management and operator write of an authenticated caller, whatever its outcome,
- * and counts the calls refused UNAUTHENTICATED: one event per address group (an IPv6 /64) and
- * rate-limit window, the first failure's, with the number of failures it stands for; a call
- * refused before anyone was authenticated for another reason (429 once its address spent its
- * failed authentications) did nothing and is not recorded, so a stranger adds at most one event
- * per address group and window (docs/audit-log.md "Failed authentications"). Placed outside the
- * request log, so the code it records is the one the caller got (an unexpected failure is
- * INTERNAL by then); the principal is read from the context the authentication interceptor
- * filled.
+ * and counts the calls refused UNAUTHENTICATED as one event per address group (IPv6 /64) and
+ * rate-limit window; a call refused before authentication for another reason (429) did nothing
+ * and is not recorded (docs/audit-log.md "Failed authentications"). Outside the request log, so
+ * the code recorded is the one the caller got.
  *
- * The event is written after the call, not in the call's transaction: it is awaited before the
- * answer goes out, and a write that fails is logged at error with the whole event (which holds
- * no secret), so a successful change is never left unrecorded without a loud line. The call's
- * answer is not changed by it: the change is made and a retry could repeat it.
+ * Written after the call, not in its transaction, and awaited before the answer: a write that
+ * fails is logged at error with the whole event (it holds no secret), and the call's answer is
+ * not changed, since the change is made and a retry could repeat it.
  */
 export function createAuditInterceptor(options: AuditOptions): Interceptor {
   return (next) => (req) => (isPublicMethod(req.method) ? next(req) : audited(next, req));

@@ -27,18 +27,11 @@ export interface BeginLimits {
 
 /**
  * The limits of purchases:begin (spec 8: per campaign key, and per address, 429 before any work),
- * made to hold against strangers (the reasoning is in docs/abuse-limits.md). The
- * campaign key ships in the game, so anyone can send begins for it; only the platform can tell
- * a player from a stranger, by the ticket, and every check spends a call on the studio's key.
- * A begin counts, before any work, against three limits, and gives back when it is answered
- * every point its ticket's verdict does not earn:
- * - the campaign's begin limit keeps only begins whose player the platform vouched for, so
- *   junk holds it only while in flight;
- * - its address (an IPv6 /64) may have `failedTicketsPerAddress` begins whose ticket was
- *   refused or is still being checked; past that, 429 before any platform call;
- * - its campaign may have `failedTicketsPerCampaign` such begins; past that a begin from an
- *   address with a refused ticket or another begin in flight is 429 before any platform call,
- *   while an address with a clean record is still checked, so strangers cannot lock players out.
+ * made to hold against strangers: the campaign key ships in the game, and only the platform can
+ * tell a player by the ticket (docs/abuse-limits.md). A begin counts against the campaign's
+ * begin limit, its address's (IPv6 /64) and its campaign's failed tickets, and gives back when
+ * answered every point its ticket's verdict does not earn; past the campaign's failed tickets
+ * only an address with a clean record is still checked, so strangers cannot lock players out.
  */
 export function createBeginLimits(options: BeginLimitsOptions): BeginLimits {
   const byCampaign = options.limiter("rl:begin", options.beginPerCampaign);

@@ -50,14 +50,10 @@ export interface RateLimit {
 export type RateLimitStatus = { store: "memory" } | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
 
 /**
- * Spec 8: public calls are limited per client address, the address the connection really comes
- * from (kClientAddress, never X-Forwarded-For or any caller-written header), and begin also per
- * campaign key, in a way strangers cannot turn against players (begin-limits.ts); every other
- * call by its address's failed authentications (failed-auth-limit.ts, which the authentication
- * interceptor asks, and admitBeforeBody for REST). A 429 (code 8)
- * is answered before any work; as an interceptor it covers REST, Connect, gRPC and gRPC-web
- * alike. With Redis, a Redis outage falls back to memory counters rather than refusing every
- * player.
+ * Spec 8: public calls are limited per client address (kClientAddress, never a caller-written
+ * header), and begin also per campaign key (begin-limits.ts); every other call by its address's
+ * failed authentications (failed-auth-limit.ts). A 429 (code 8) comes before any work, on every
+ * protocol. A Redis outage falls back to memory counters rather than refusing every player.
  */
 export function createRateLimit(options: RateLimitOptions): RateLimit {
   const redis = options.redisUrl
