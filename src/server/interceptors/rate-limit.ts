@@ -12,7 +12,7 @@ import { redactUrl } from "../../startup/redact-url.js";
 import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";
 import { createBeginLimits } from "./begin-limits.js";
-import { createFailedAuthLimit, type FailedAuthLimit } from "./failed-auth-limit.js";
+import { createFailedAuthLimit } from "./failed-auth-limit.js";
 import type { Call, Next } from "./interceptor-types.js";
 
 export interface RateLimitOptions extends RateLimitSettings {
@@ -21,26 +21,6 @@ export interface RateLimitOptions extends RateLimitSettings {
   logger: Logger;
   /** A call was refused with 429 (for /metrics). */
   onRefused?: (limit: RateLimitName) => void;
-}
-
-export interface RateLimit {
-  interceptor: Interceptor;
-  /** Failed authentications per address, for the authentication interceptor and the payment webhook. */
-  failedAuth: FailedAuthLimit;
-  /**
-   * For REST: counts a public call against its client address before its body is read, and
-   * refuses any other call from an address whose failed authentications are spent (spec 8: a
-   * 429 comes before any work). The interceptor then does not count a public call again.
-   */
-  admitBeforeBody(call: { route: { method: DescMethod }; contextValues: ContextValues }): Promise<void>;
-  /**
-   * The public funding page's limits (src/fund/), the public calls' own: every request counts
-   * against its client address as a public call does, and a purchase also as purchases:begin.
-   */
-  fund: FundLimits;
-  /** Where the counters are kept now (the readiness detail and metrics read it). */
-  status(): RateLimitStatus;
-  close(): Promise<void>;
 }
 
 /**
@@ -55,7 +35,7 @@ export type RateLimitStatus = { store: "memory" } | { store: "redis"; redis: "co
  * failed authentications (failed-auth-limit.ts). A 429 (code 8) comes before any work, on every
  * protocol. A Redis outage falls back to memory counters rather than refusing every player.
  */
-export function createRateLimit(options: RateLimitOptions): RateLimit {
+export function createRateLimit(options: RateLimitOptions) {
   const redis = options.redisUrl
     ? new (loadRedis())(options.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
     : undefined;
@@ -120,16 +100,30 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
   };
   return {
     interceptor,
+    /** For the authentication interceptor and the payment webhook. */
     failedAuth,
-    admitBeforeBody: async ({ route, contextValues }) => {
+    /**
+     * For REST: counts a public call against its client address before its body is read, and
+     * refuses any other call from an address whose failed authentications are spent (spec 8).
+     * The interceptor then does not count a public call again.
+     */
+    admitBeforeBody: async ({
+      route,
+      contextValues,
+    }: {
+      route: { method: DescMethod };
+      contextValues: ContextValues;
+    }) => {
       if (isPublicMethod(route.method)) await countAddress(contextValues);
       else await failedAuth.refuseIfSpent(contextValues.get(kClientAddress));
     },
+    /** The public funding page's (src/fund/): each request counts as a public call, a purchase also as a begin. */
     fund: {
       request: (address) => consume(byAddress, address, () => options.onRefused?.("address")),
       begin: (call) => begins.admit(call),
-    },
-    status: () => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
+    } satisfies FundLimits,
+    /** Where the counters are kept now (the readiness detail and metrics read it). */
+    status: (): RateLimitStatus => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
