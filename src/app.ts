@@ -13,7 +13,7 @@ import { WebhookService } from "../gen/encore/webhook/v1/webhook_service_pb.js";
 import { Operations } from "../gen/google/longrunning/operations_pb.js";
 import type { Config } from "./config.js";
 import type { ServiceDeps } from "./core/deps.js";
-import { createFundingChanges, type FundingChanges } from "./core/funding-changes.js";
+import { createFundingChanges } from "./core/funding-changes.js";
 import { createPageTokens } from "./core/page-token.js";
 import type { MasterKeys } from "./core/secret-box.js";
 import { createRefuse } from "./errors/refusals.js";
@@ -31,12 +31,12 @@ import { createReconciliationJob } from "./jobs/reconciliation-job.js";
 import { createSettlementSweeper } from "./jobs/settlement-sweeper.js";
 import { createTransferMover } from "./jobs/transfer-mover.js";
 import { createVerificationJob } from "./jobs/verification-job.js";
-import { createWebhookDeliveryJob, type WebhookDeliveryJob } from "./jobs/webhook-delivery-job.js";
+import { createWebhookDeliveryJob } from "./jobs/webhook-delivery-job.js";
 import { createSimulatedPaymentProvider } from "./platform/billing/create-simulated-payment-provider.js";
 import { acceptedWebhookSecrets } from "./platform/billing/payment-signature.js";
 import { createEmbeddedHosting } from "./platform/hosting/create-embedded-hosting.js";
 import { createSteamClient } from "./platform/steam/create-steam-client.js";
-import { type ClientAddresses, createClientAddresses } from "./server/client-address.js";
+import { createClientAddresses } from "./server/client-address.js";
 import { createCors } from "./server/cors.js";
 import { createRequestHandler } from "./server/create-request-handler.js";
 import { createAuditInterceptor } from "./server/interceptors/audit.js";
@@ -49,7 +49,6 @@ import { requiredFieldsInterceptor } from "./server/interceptors/required-fields
 import { createRpcMetricsInterceptor, observeBeforeBody } from "./server/interceptors/rpc-metrics.js";
 import { textFieldsInterceptor } from "./server/interceptors/text-fields.js";
 import { createTraceInterceptor } from "./server/interceptors/trace.js";
-import type { RequestHandler } from "./server/listener.js";
 import { createAccountService } from "./services/account/account-service.js";
 import { createAuditService } from "./services/audit/audit-service.js";
 import { createOperatorAuditService } from "./services/audit/operator-audit-service.js";
@@ -61,13 +60,13 @@ import { createOperationsService } from "./services/operations/operations-servic
 import { createOperatorService } from "./services/operator/operator-service.js";
 import { createWebhookEvents } from "./services/webhooks/resource-events.js";
 import { createWebhookService } from "./services/webhooks/webhook-service.js";
-import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
+import { runStopSteps } from "./startup/stop-steps.js";
 import { readAllowedOrigins } from "./store/allowed-origins.js";
 import { countFailedAuthentication, insertAuditEvent } from "./store/audit-events.js";
 import { readBacklog } from "./store/backlog.js";
 import { announceEveryCampaignChanged, EVERY_CAMPAIGN, FUNDING_CHANGED_CHANNEL } from "./store/funding-channel.js";
 import type { Database } from "./store/open-database.js";
-import { createMetrics, type Metrics } from "./telemetry/metrics.js";
+import { createMetrics } from "./telemetry/metrics.js";
 import { createSteamObserver } from "./telemetry/platform-observer.js";
 import { createTracing, type Tracing } from "./telemetry/tracing.js";
 
@@ -89,26 +88,7 @@ export interface AppOptions {
   consoleDir?: string;
 }
 
-export interface App {
-  handler: RequestHandler;
-  /** Who each connection's client is (PROXY_PROTOCOL_FROM): the listener reads proxies' headers into it. */
-  clientAddresses: ClientAddresses;
-  /** The webhook delivery job: tests run its passes themselves. */
-  webhookDelivery: Pick<WebhookDeliveryJob, "runOnce">;
-  /** This app's Prometheus series (served by the metrics listener, docs/deploy.md). */
-  metrics: Metrics;
-  /** What makes the public read cache forget: tests give it to jobs they run. */
-  fundingChanges: FundingChanges;
-  /** Starts background jobs. */
-  start(): void;
-  /**
-   * Called before the listener closes: readiness turns false (`/readyz` 503, gRPC health
-   * NOT_SERVING) and health Watch streams end, so draining is not held open by them.
-   */
-  beginShutdown(): void;
-  /** Stops background jobs and closes platform connections (the listener is its owner's). */
-  stop(): Promise<void>;
-}
+export type App = ReturnType<typeof createApp>;
 
 // Spec 8: a request body is at most 64 KiB.
 const MAX_BODY_BYTES = 64 * 1024;
@@ -133,7 +113,7 @@ const CONSOLE_BUILD = fileURLToPath(
 );
 
 /** The one composition root: the only module that picks concrete adapters. */
-export function createApp(options: AppOptions): App {
+export function createApp(options: AppOptions) {
   const { config, database, logger, secrets } = options;
   const now = options.now ?? (() => new Date());
   const masterKeys: MasterKeys = { current: secrets.masterKey, previous: secrets.previousMasterKey };
@@ -154,10 +134,7 @@ export function createApp(options: AppOptions): App {
     onScrapeError: (error) => logger.warn({ err: error }, "metrics: the backlog could not be read"),
   });
   const steam = createSteamClient({
-    apiUrl: config.steam.apiUrl,
-    storeUrl: config.steam.storeUrl,
-    openIdUrl: config.steam.openIdUrl,
-    timeoutMs: config.steam.timeoutMs,
+    ...config.steam,
     readRetries: STEAM_READ_RETRIES,
     logger: logger.child({ component: "steam" }),
     observer: createSteamObserver(metrics, tracer),
@@ -297,17 +274,24 @@ export function createApp(options: AppOptions): App {
 
   return {
     handler,
+    /** The listener reads proxies' headers (PROXY_PROTOCOL_FROM) into it. */
     clientAddresses,
+    /** Tests run its passes, and give fundingChanges to the jobs they run, themselves. */
     webhookDelivery,
     metrics,
     fundingChanges,
     start() {
       for (const job of jobs) job.start();
     },
+    /**
+     * Before the listener closes: readiness turns false (`/readyz` 503, gRPC health NOT_SERVING)
+     * and health Watch streams end, so draining is not held open by them.
+     */
     beginShutdown() {
       shutdown.abort();
     },
-    async stop() {
+    /** Stops background jobs and closes platform connections (the listener is its owner's). */
+    async stop(): Promise<void> {
       // Every step runs even if one fails (a collector that is down must not keep Steam's
       // connections or Redis open); each failure is one warning line, not a rejection.
       await runStopSteps(
@@ -318,8 +302,7 @@ export function createApp(options: AppOptions): App {
           { name: "rate limits", run: () => rateLimit.close() },
           { name: "tracing", run: () => ownTracing?.shutdown() },
         ],
-        (step, error) =>
-          logger.warn({ step, error: describeFailure(error) }, "shutdown step failed; stopping the rest"),
+        logger,
       );
     },
   };

@@ -47,8 +47,13 @@ function isAddressOrRange(entry: string): boolean {
 
 // A required setting is named even when another one is also wrong: these checks read only
 // whether a variable is present, which holds whatever else failed to parse.
-const alongOtherProblems = { when: () => true };
+const requiredWithDatabase = (name: string) => ({
+  message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
+  path: [name],
+  when: () => true,
+});
 
+// What each setting means, and its default: docs/configuration.md.
 const schema = z
   .object({
     PORT: port.default(8080),
@@ -57,13 +62,10 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
       .optional(),
-    // Statements prepared once per connection; off behind a pooler that cannot keep
-    // them (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
+    // Off behind a pooler that cannot keep prepared statements (PgBouncer transaction mode).
     DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
     DATA_DIR: z.string().min(1).default("./.data"),
-    // The service's own origin as players reach it (docs/configuration.md); unset:
-    // http://localhost:{PORT}. The campaign's public page and the platform's return addresses
-    // are built on it, never on a request's Host header.
+    // Pages and the platform's return addresses are built on it, never on a request's Host.
     PUBLIC_URL: z
       .string()
       .refine(
@@ -77,11 +79,9 @@ const schema = z
     STEAM_OPENID_URL: z.url({ protocol: /^https?$/ }).default("https://steamcommunity.com/openid/login"),
     STEAM_TIMEOUT_MS: positive.default(5000),
     ENCORE_MASTER_KEY: masterKey.optional(),
-    // During a master key rotation (docs/deploy.md): the key publisher keys may still be sealed
-    // under; it opens and verifies, never seals or signs.
+    // Master key rotation (docs/deploy.md): opens and verifies, never seals or signs.
     ENCORE_MASTER_KEY_PREVIOUS: previousMasterKey.optional(),
     OPERATOR_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
-    // Shared with the payment provider; unset: derived from the master key (payment-signature.ts).
     PAYMENT_WEBHOOK_SECRET: z.string().min(24, "must be at least 24 characters").optional(),
     ERROR_DOMAIN: z.string().min(1).default("campaign.encore.v1"),
     REDIS_URL: z
@@ -92,85 +92,54 @@ const schema = z
     TLS_KEY_FILE: optionalText,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STOREFRONT_SHARE_PERCENT: whole(0, 99).default(30),
-    // How long funding:get and offers:list answer a campaign key from the same read (0: never).
     PUBLIC_READ_CACHE_MS: whole(0, 60_000).default(1000),
-    // Campaign verification (spec 3.2): time between passes over campaigns in VERIFYING; a
-    // create or retry in this process also starts one at once.
+    // Spec 3.2.
     VERIFICATION_INTERVAL_MS: positive.default(30_000),
-    // Settlement sweeper (spec 3.1, DESIGN 3): how often it sweeps; how long after begin a
-    // purchase nobody completed is settled by it (also how long before it looks at one again);
-    // how long an unapproved order stays open before it is cancelled. Approved orders are thus
-    // settled within settle-after + interval (default 90 s: "within a couple of minutes").
+    // Spec 3.1, DESIGN 3: approved orders are settled within settle-after + interval (default
+    // 90 s: "within a couple of minutes").
     SETTLEMENT_SWEEP_INTERVAL_MS: positive.default(30_000),
     SETTLEMENT_SETTLE_AFTER_MS: positive.default(60_000),
     SETTLEMENT_CANCEL_AFTER_MS: positive.default(15 * 60_000),
-    // Reconciliation with the platform's report: time between passes over each
-    // distributor link; Valve asks for at least one a day and accepts one a minute.
+    // Valve asks for a report read at least once a day and accepts one a minute.
     RECONCILIATION_INTERVAL_MS: z.coerce
       .number()
       .int()
       .min(60_000)
       .default(10 * 60_000),
-    // The operator's fraud signal: a link whose credit reversed over the last
-    // REVERSAL_RATE_WINDOW_DAYS reaches REVERSAL_FLAG_RATE_PERCENT of the credit it issued over
-    // them is flagged in ListLinkReversals and `npm run admin -- list-link-reversals`.
     REVERSAL_RATE_WINDOW_DAYS: whole(1, 365).default(30),
     REVERSAL_FLAG_RATE_PERCENT: whole(1, 100).default(5),
-    // Rate limits (spec 8): per client socket address over every public call, and per campaign
-    // key over purchases:begin, each as requests per window.
+    // Rate limits: spec 8, docs/abuse-limits.md.
     RATE_LIMIT_WINDOW_SECONDS: positive.default(60),
     RATE_LIMIT_PER_ADDRESS: positive.default(600),
     RATE_LIMIT_BEGIN_PER_CAMPAIGN: positive.default(600),
-    // The campaign key ships in the game, so begins whose ticket the platform refused are
-    // counted apart (docs/abuse-limits.md): per address (IPv6 /64), and per campaign key, past
-    // which only addresses with a clean record are still checked with the platform.
     RATE_LIMIT_FAILED_TICKETS_PER_ADDRESS: positive.default(10),
     RATE_LIMIT_FAILED_TICKETS_PER_CAMPAIGN: positive.default(60),
-    // Failed authentications per address (IPv6 /64) per window, past which every call that needs
-    // a credential is 429 before any work (docs/abuse-limits.md "Failed authentication"); the
-    // audit log then holds one event per address and window (docs/audit-log.md).
     RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: positive
       .max(1_000_000, "must be at most 1000000 (an audit event's count is a 32-bit integer)")
       .default(30),
-    // Slow and idle clients: a connection has HTTP_HEADERS_TIMEOUT_MS from accept to
-    // its first request's headers, a request HTTP_REQUEST_TIMEOUT_MS from its headers to the
-    // end of its body (at most 64 KiB, spec 8); with nothing in flight an HTTP/1.1 connection
-    // stays HTTP_KEEP_ALIVE_TIMEOUT_MS and an HTTP/2 session HTTP2_IDLE_TIMEOUT_MS. Connections
-    // over either cap are refused at accept. A response the client stops reading is dropped
-    // after HTTP_SEND_TIMEOUT_MS in which not a byte of it went out.
+    // Slow and idle clients (connection-guard.ts).
     HTTP_HEADERS_TIMEOUT_MS: positive.default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: positive.default(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: positive.default(5_000),
     HTTP2_IDLE_TIMEOUT_MS: positive.default(60_000),
     HTTP_SEND_TIMEOUT_MS: positive.default(30_000),
-    // After SIGTERM: how long calls in flight may take to finish before the process gives up
-    // and exits 1. Whatever stops the process must wait longer (docs/deploy.md).
+    // Whatever stops the process must wait longer (docs/deploy.md).
     SHUTDOWN_TIMEOUT_MS: positive.default(25_000),
-    // docs/deploy.md "Replicas": proxies (addresses or CIDR ranges) whose connections open with a
-    // PROXY protocol header naming the client; every other peer is its own client (spec 8).
+    // docs/deploy.md "Replicas".
     PROXY_PROTOCOL_FROM: z
       .string()
       .refine((list) => list.split(",").every(isAddressOrRange), "must list addresses or CIDR ranges (comma separated)")
       .optional(),
     MAX_CONNECTIONS: positive.default(2_000),
     MAX_CONNECTIONS_PER_ADDRESS: positive.default(100),
-    // Prometheus /metrics on a listener of its own, never on the game-facing port: the series
-    // name every method and money totals, for the operator's scraper only. "off": none.
-    // Unset: 9464 with DATABASE_URL (production), off with the embedded database, so that two
-    // local services start side by side (docs/configuration.md).
+    // Never on the game-facing port: the series are for the operator's scraper only.
     METRICS_PORT: z
       .union([z.literal("off"), port], { error: "must be a port number from 0 to 65535, or off" })
       .optional(),
     METRICS_HOST: z.string().min(1).optional(),
-    // OpenTelemetry tracing: off unless an OTLP/HTTP collector is named (the SDK's own variable).
     OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default("encore-campaigns"),
-    // Webhooks (docs/webhooks.md): endpoint URLs are https unless WEBHOOK_ALLOW_HTTP; hosts
-    // resolving to anything but global unicast addresses are refused, loopback (this machine's
-    // own addresses too), private or link-local ones only unless named in
-    // WEBHOOK_ALLOW_ADDRESSES; each attempt, resolution included, has WEBHOOK_TIMEOUT_MS; failures
-    // are retried with backoff from WEBHOOK_RETRY_BASE_MS doubling up to WEBHOOK_RETRY_MAX_MS for
-    // WEBHOOK_RETRY_WINDOW_MS; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
+    // Webhooks: docs/webhooks.md.
     WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false"),
     WEBHOOK_ALLOW_ADDRESSES: z
       .string()
@@ -179,8 +148,6 @@ const schema = z
         "must list loopback, private, link-local",
       )
       .default(""),
-    // The name servers webhook hosts are asked of (ip or ip:port, comma list); unset: the
-    // system's (/etc/resolv.conf). An operator may name a resolver that filters internal names.
     WEBHOOK_DNS_SERVERS: z
       .string()
       .refine(
@@ -194,24 +161,15 @@ const schema = z
     WEBHOOK_RETRY_MAX_MS: positive.default(6 * 60 * 60_000),
     WEBHOOK_RETRY_WINDOW_MS: positive.default(3 * 24 * 60 * 60_000),
     WEBHOOK_DISABLE_AFTER_MS: positive.default(3 * 24 * 60 * 60_000),
-    // docs/webhooks.md "Fairness": attempts one replica runs at once; attempts one endpoint and
-    // one account may have in flight across every replica; endpoints an account may have;
-    // redeliveries an endpoint may queue an hour.
     WEBHOOK_DELIVERY_CONCURRENCY: positive.max(1_000).default(32),
     WEBHOOK_ENDPOINT_CONCURRENCY: positive.default(4),
     WEBHOOK_ACCOUNT_CONCURRENCY: positive.default(8),
     WEBHOOK_ENDPOINTS_PER_ACCOUNT: positive.max(1_000).default(16),
     WEBHOOK_REDELIVERIES_PER_HOUR: positive.default(100),
-    // Finished webhook events older than this are deleted by the webhook purge job.
     WEBHOOK_RETENTION_DAYS: whole(1, 36_500).default(30),
-    // Audit events older than this are deleted by the audit purge job.
     AUDIT_RETENTION_DAYS: whole(1, 36_500).default(400),
   })
-  .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, {
-    message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
-    path: ["ENCORE_MASTER_KEY"],
-    ...alongOtherProblems,
-  })
+  .refine((env) => !env.DATABASE_URL || env.ENCORE_MASTER_KEY, requiredWithDatabase("ENCORE_MASTER_KEY"))
   .refine(
     (env) =>
       !env.ENCORE_MASTER_KEY_PREVIOUS ||
@@ -219,11 +177,7 @@ const schema = z
       !Buffer.from(env.ENCORE_MASTER_KEY_PREVIOUS, "base64").equals(Buffer.from(env.ENCORE_MASTER_KEY, "base64")),
     { message: "must differ from ENCORE_MASTER_KEY", path: ["ENCORE_MASTER_KEY_PREVIOUS"] },
   )
-  .refine((env) => !env.DATABASE_URL || env.OPERATOR_TOKEN, {
-    message: `is required when DATABASE_URL is set (make one with: ${MAKE_A_KEY})`,
-    path: ["OPERATOR_TOKEN"],
-    ...alongOtherProblems,
-  })
+  .refine((env) => !env.DATABASE_URL || env.OPERATOR_TOKEN, requiredWithDatabase("OPERATOR_TOKEN"))
   // The sweeper must never look at a purchase whose InitTxn may still be under way.
   .refine((env) => env.SETTLEMENT_SETTLE_AFTER_MS > 2 * env.STEAM_TIMEOUT_MS, {
     message: "must be more than twice STEAM_TIMEOUT_MS",
@@ -249,97 +203,12 @@ const schema = z
 
 export type Env = z.infer<typeof schema>;
 
-export interface Config {
-  port: number;
-  host: string;
-  /**
-   * PUBLIC_URL: the service's origin as players reach it (`https://fund.example.com`, no
-   * trailing slash); the campaign's public page is `{publicUrl}/fund/{campaign_key}`.
-   */
-  publicUrl: string;
-  database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
-  dataDir: string;
-  steam: { apiUrl: string; storeUrl: string; openIdUrl: string; timeoutMs: number };
-  /** Unset only with PGlite, where start-up generates and keeps them in DATA_DIR. */
-  masterKey: Buffer | undefined;
-  /** ENCORE_MASTER_KEY_PREVIOUS: set only while a master key rotation is under way. */
-  previousMasterKey: Buffer | undefined;
-  operatorToken: string | undefined;
-  /** Signs the payment provider's webhook notifications; unset: derived from the master key. */
-  paymentWebhookSecret: string | undefined;
-  errorDomain: string;
-  redisUrl: string | undefined;
-  tls: { certFile: string; keyFile: string } | undefined;
-  logLevel: Env["LOG_LEVEL"];
-  storefrontSharePercent: number;
-  publicReadCacheMs: number;
-  verificationIntervalMs: number;
-  settlement: { intervalMs: number; settleAfterMs: number; cancelAfterMs: number };
-  reconciliationIntervalMs: number;
-  reversalFlag: { windowDays: number; ratePercent: number };
-  rateLimit: RateLimitSettings;
-  connections: {
-    /** From accept to the first request's headers (TLS handshake and HTTP/2 preface included). */
-    headersTimeoutMs: number;
-    /** From a request's headers to the end of its body. */
-    requestTimeoutMs: number;
-    /** How long an HTTP/1.1 connection with no request in flight stays open. */
-    keepAliveTimeoutMs: number;
-    /** How long an HTTP/2 session with no open stream stays open. */
-    http2IdleTimeoutMs: number;
-    /** How long a response may go without a byte taken by the client (it stopped reading). */
-    sendTimeoutMs: number;
-    /** Open connections in all, and from one client address. */
-    maxConnections: number;
-    maxConnectionsPerAddress: number;
-  };
-  /** PROXY_PROTOCOL_FROM: the proxies whose PROXY protocol header names a connection's client. */
-  proxyProtocolFrom: readonly string[];
-  /** After SIGTERM, how long the drain may take before the process exits 1. */
-  shutdownTimeoutMs: number;
-  /** The Prometheus listener; undefined when METRICS_PORT=off. */
-  metrics: { port: number; host: string } | undefined;
-  /** OTLP/HTTP trace export; undefined: tracing off. */
-  tracing: { endpoint: string; serviceName: string } | undefined;
-  /** Webhook endpoints and their deliveries (docs/webhooks.md). */
-  webhooks: WebhookConfig;
-  /** How long audit events are kept (docs/audit-log.md). */
-  auditRetentionDays: number;
-}
-
+/** The typed, frozen settings, derived from what loadConfig builds. */
+export type Config = ReturnType<typeof toConfig>;
 /** Spec 8's rate limits, each as calls per window. */
-export interface RateLimitSettings {
-  windowSeconds: number;
-  /** Public calls per client address per window. */
-  perAddress: number;
-  /** purchases:begin per campaign key per window whose player the platform vouched for. */
-  beginPerCampaign: number;
-  /** Refused tickets (and begins awaiting their check) per address per window. */
-  failedTicketsPerAddress: number;
-  /** Refused tickets per campaign key per window before addresses that failed are refused. */
-  failedTicketsPerCampaign: number;
-  /** Failed authentications per address (IPv6 /64) per window, before its every credential is refused. */
-  failedAuthPerAddress: number;
-}
-
-export interface WebhookConfig {
-  allowHttp: boolean;
-  /** Address kinds an endpoint's host may resolve to after all (tests: loopback). */
-  allowAddresses: ReadonlySet<WebhookAddressKind>;
-  /** Name servers hosts are resolved with (dns.Resolver's setServers); undefined: the system's. */
-  dnsServers: readonly string[] | undefined;
-  timeoutMs: number;
-  deliveryIntervalMs: number;
-  retry: { baseMs: number; maxMs: number; windowMs: number };
-  disableAfterMs: number;
-  /** Finished events (and their deliveries) are deleted this many days after creation. */
-  retentionDays: number;
-  /** docs/webhooks.md "Fairness": attempts at once, per replica and (across replicas) per endpoint and account. */
-  concurrency: { replica: number; endpoint: number; account: number };
-  endpointsPerAccount: number;
-  /** Redeliveries one endpoint may queue in an hour. */
-  redeliveriesPerHour: number;
-}
+export type RateLimitSettings = Config["rateLimit"];
+/** Webhook endpoints and their deliveries (docs/webhooks.md). */
+export type WebhookConfig = Config["webhooks"];
 
 export class ConfigError extends Error {}
 
@@ -353,10 +222,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"} ${issue.message}`);
     throw new ConfigError(`invalid configuration: ${[...new Set(problems)].join("; ")}`);
   }
-  const e = parsed.data;
-  return Object.freeze({
+  return Object.freeze(toConfig(parsed.data));
+}
+
+function toConfig(e: Env) {
+  return {
     port: e.PORT,
     host: e.HOST,
+    /** No trailing slash: the campaign's public page is `{publicUrl}/fund/{campaign_key}`. */
     publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://localhost:${e.PORT}`,
     database: e.DATABASE_URL
       ? { kind: "postgres" as const, url: e.DATABASE_URL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS === "on" }
@@ -368,8 +241,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       openIdUrl: e.STEAM_OPENID_URL,
       timeoutMs: e.STEAM_TIMEOUT_MS,
     },
-    masterKey: e.ENCORE_MASTER_KEY ? Buffer.from(e.ENCORE_MASTER_KEY, "base64") : undefined,
-    previousMasterKey: e.ENCORE_MASTER_KEY_PREVIOUS ? Buffer.from(e.ENCORE_MASTER_KEY_PREVIOUS, "base64") : undefined,
+    /** Unset only with PGlite, where start-up generates and keeps them in DATA_DIR. */
+    masterKey: keyBytes(e.ENCORE_MASTER_KEY),
+    previousMasterKey: keyBytes(e.ENCORE_MASTER_KEY_PREVIOUS),
     operatorToken: e.OPERATOR_TOKEN,
     paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
     errorDomain: e.ERROR_DOMAIN,
@@ -429,13 +303,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       redeliveriesPerHour: e.WEBHOOK_REDELIVERIES_PER_HOUR,
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
-  });
+  };
 }
 
 /** METRICS_PORT unset: 9464 with DATABASE_URL, none with the embedded database (a local run). */
-function metricsListener(e: Env): Config["metrics"] {
+function metricsListener(e: Env) {
   const port = e.METRICS_PORT ?? (e.DATABASE_URL ? 9464 : "off");
   return port === "off" ? undefined : { port, host: e.METRICS_HOST ?? e.HOST };
+}
+
+function keyBytes(base64: string | undefined): Buffer | undefined {
+  return base64 ? Buffer.from(base64, "base64") : undefined;
 }
 
 /** An empty variable (`PORT=`) counts as unset, as a shell user means it, never as zero. */

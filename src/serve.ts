@@ -3,12 +3,11 @@ import type { Logger } from "pino";
 import { type App, createApp } from "./app.js";
 import { type Config, ConfigError } from "./config.js";
 import { createListener, type Listener } from "./server/listener.js";
-import type { MetricsListener } from "./server/metrics-listener.js";
+import { createMetricsListener, type MetricsListener } from "./server/metrics-listener.js";
 import { databaseFailure } from "./startup/database-failure.js";
 import { listenerFailure } from "./startup/listener-failure.js";
-import { listenForMetrics } from "./startup/metrics-on-port.js";
 import { StartupFailure } from "./startup/startup-failure.js";
-import { describeFailure, runStopSteps } from "./startup/stop-steps.js";
+import { runStopSteps } from "./startup/stop-steps.js";
 import { lockDataDir } from "./store/data-dir-lock.js";
 import { loadOrCreateLocalSecrets } from "./store/local-secrets.js";
 import { migrate } from "./store/migrate.js";
@@ -103,7 +102,7 @@ export async function serve(config: Readonly<Config>, logger: Logger, files: Ser
         { name: "app", run: () => app.stop() },
         { name: "database", run: () => database.close() },
       ],
-      (step, error) => logger.warn({ step, error: describeFailure(error) }, "shutdown step failed; stopping the rest"),
+      logger,
     );
     logger.info("stopped");
     process.exit(failed.includes("listener") ? 1 : 0);
@@ -112,21 +111,33 @@ export async function serve(config: Readonly<Config>, logger: Logger, files: Ser
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-/** Listens on PORT, then METRICS_PORT. */
+/**
+ * Listens on PORT, then Prometheus on METRICS_PORT (docs/deploy.md), never on the game-facing
+ * port; no metrics listener with METRICS_PORT=off. A port that cannot be listened on stops
+ * start-up with one line naming it.
+ */
 async function listenBoth(
   config: Readonly<Config>,
   logger: Logger,
   listener: Listener,
   app: App,
 ): Promise<{ address: AddressInfo; metricsListener: MetricsListener | undefined }> {
-  let address: AddressInfo;
-  try {
-    address = await listener.listen(config.port, config.host);
-  } catch (error) {
+  const address = await listener.listen(config.port, config.host).catch((error: unknown) => {
     throw listenerFailure(error, config);
-  }
+  });
+  if (!config.metrics) return { address, metricsListener: undefined };
+  const { port, host } = config.metrics;
+  const metricsListener = createMetricsListener({
+    metrics: app.metrics,
+    onError: (error) => logger.error({ err: error }, "metrics scrape failed"),
+  });
   try {
-    return { address, metricsListener: await listenForMetrics(config.metrics, app.metrics, logger) };
+    const at = await metricsListener.listen(port, host).catch((error: NodeJS.ErrnoException) => {
+      const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${error.message})`;
+      throw new StartupFailure(`METRICS_PORT ${port} on METRICS_HOST ${host} ${why}; choose another port, or off`);
+    });
+    logger.info({ url: `http://${at.address}:${at.port}/metrics` }, "metrics listening");
+    return { address, metricsListener };
   } catch (error) {
     await listener.close();
     throw error;

@@ -1,9 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 
 /** What caused a refusal, for the log (request-log.ts); never sent to the caller. */
-export interface RefusalOptions {
-  cause?: unknown;
-}
+type RefusalOptions = { cause?: unknown };
 
 const refusal = (message: string, code: Code, options?: RefusalOptions) =>
   new ConnectError(message, code, undefined, undefined, options?.cause);

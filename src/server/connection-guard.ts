@@ -10,20 +10,7 @@ export type ConnectionPolicy = Config["connections"];
 type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
 
-export interface ConnectionGuard {
-  /** A new TCP connection from `address` (its client's): refused (destroyed) over a cap, else timed from now. */
-  admit(socket: net.Socket, address: string): void;
-  /** Over TLS: the TLS socket that wraps an admitted TCP socket. */
-  secured(tlsSocket: net.Socket): void;
-  session(session: http2.ServerHttp2Session): void;
-  /** Every request, on either protocol, before the handler sees it. */
-  request(req: Req, res: Res): void;
-  /**
-   * Graceful shutdown: idle connections close now, busy ones after their last response.
-   * Resolves once every admitted connection has closed.
-   */
-  drain(): Promise<void>;
-}
+export type ConnectionGuard = ReturnType<typeof createConnectionGuard>;
 
 interface Connection {
   /** The socket requests are read from: the TCP socket, or over TLS its TLS socket. */
@@ -45,7 +32,7 @@ const GOAWAY_GRACE_MS = 500;
  * deadline-sweep.ts), and each response Node's own send timeout (sendTimeoutMs) while the client
  * takes none of it. The caps refuse a connection at accept.
  */
-export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard {
+export function createConnectionGuard(policy: ConnectionPolicy) {
   const open = new Set<Connection>();
   const perAddress = new Map<string, number>();
   // The TLS socket and an HTTP/2 session's socket (a proxy) are other objects than the TCP
@@ -108,7 +95,8 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
   };
 
   return {
-    admit(socket, address) {
+    /** A new TCP connection from `address` (its client's): refused (destroyed) over a cap, else timed from now. */
+    admit(socket: net.Socket, address: string): void {
       const fromAddress = perAddress.get(address) ?? 0;
       if (draining || open.size >= policy.maxConnections || fromAddress >= policy.maxConnectionsPerAddress) {
         socket.destroy();
@@ -138,20 +126,22 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
         drained?.();
       });
     },
-    secured(tlsSocket) {
+    /** Over TLS: the TLS socket that wraps an admitted TCP socket. */
+    secured(tlsSocket: net.Socket): void {
       const conn = byPeer.get(peerKey(tlsSocket));
       if (!conn) return;
       bySocket.set(tlsSocket, conn);
       conn.socket = tlsSocket;
     },
-    session(session) {
+    session(session: http2.ServerHttp2Session): void {
       const conn = byPeer.get(peerKey(session.socket));
       if (!conn) return;
       bySession.set(session, conn);
       conn.session = session;
       if (draining) session.close();
     },
-    request(req, res) {
+    /** Every request, on either protocol, before the handler sees it. */
+    request(req: Req, res: Res): void {
       const conn = connectionOf(req);
       if (!conn) return;
       conn.inFlight += 1;
@@ -173,7 +163,8 @@ export function createConnectionGuard(policy: ConnectionPolicy): ConnectionGuard
         responded(conn);
       });
     },
-    drain() {
+    /** Idle connections close now, busy ones after their last response; resolves once all closed. */
+    drain(): Promise<void> {
       draining = true;
       const closed = new Promise<void>((resolve) => {
         drained = resolve;

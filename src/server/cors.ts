@@ -14,26 +14,11 @@ export interface CorsOptions {
 export type Cors = (req: Req, res: Res) => Promise<boolean>;
 
 // Reference api-conventions 8: what Connect, gRPC-web and JSON clients send and must read.
-const ALLOW_HEADERS = [
-  "Content-Type",
-  "Connect-Protocol-Version",
-  "Connect-Timeout-Ms",
-  "Connect-Content-Encoding",
-  "Connect-Accept-Encoding",
-  "Content-Encoding",
-  "Accept-Encoding",
-  "Grpc-Timeout",
-  "X-Grpc-Web",
-  "X-User-Agent",
-].join(", ");
-const EXPOSE_HEADERS = [
-  "Grpc-Status",
-  "Grpc-Message",
-  "Grpc-Status-Details-Bin",
-  "Content-Encoding",
-  "Connect-Content-Encoding",
-  "X-Request-Id",
-].join(", ");
+const ALLOW_HEADERS =
+  "Content-Type, Connect-Protocol-Version, Connect-Timeout-Ms, Connect-Content-Encoding, " +
+  "Connect-Accept-Encoding, Content-Encoding, Accept-Encoding, Grpc-Timeout, X-Grpc-Web, X-User-Agent";
+const EXPOSE_HEADERS =
+  "Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Content-Encoding, Connect-Content-Encoding, X-Request-Id";
 const MAX_AGE_SECONDS = "600";
 
 /**

@@ -1,18 +1,14 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { healthService, registerHealth } from "./health-service.js";
+import { type HealthServiceOptions, healthService, registerHealth } from "./health-service.js";
 import { createFileIndex } from "./reflection/file-index.js";
 import { reflectionServices, registerReflection } from "./reflection/register-reflection.js";
 
 type NodeHandler = ReturnType<typeof connectNodeAdapter>;
 
-export interface ToolsHandlerOptions {
+export interface ToolsHandlerOptions extends Omit<HealthServiceOptions, "services"> {
   /** The product's services: listed by reflection and known to health checks. */
   services: readonly DescService[];
-  /** Resolves true while the service can serve (what `/readyz` answers). */
-  isReady: () => Promise<boolean>;
-  shutdownSignal: AbortSignal;
-  watchIntervalMs: number;
   maxBodyBytes: number;
   /** Everything that is not a tools call: the product's Connect, gRPC, gRPC-web and REST. */
   fallback: NodeHandler;
@@ -27,12 +23,7 @@ export function createToolsHandler(options: ToolsHandlerOptions): NodeHandler {
   const index = createFileIndex([...options.services, healthService, ...reflectionServices]);
   return connectNodeAdapter({
     routes(router) {
-      registerHealth(router, {
-        services: index.services,
-        isReady: options.isReady,
-        shutdownSignal: options.shutdownSignal,
-        watchIntervalMs: options.watchIntervalMs,
-      });
+      registerHealth(router, { ...options, services: index.services });
       registerReflection(router, index);
     },
     readMaxBytes: options.maxBodyBytes,

@@ -22,12 +22,14 @@ export interface Listener {
 
 export interface ListenerOptions {
   handler: RequestHandler;
-  tls?: { certFile: string; keyFile: string };
+  tls?: TlsFiles;
   /** Timeouts and caps that keep slow or idle clients from holding the listener. */
   connections: ConnectionPolicy;
   /** Who each connection's client is (client-address.ts); default: its socket's peer. */
   clientAddresses?: ClientAddresses;
 }
+
+type TlsFiles = { certFile: string; keyFile: string };
 
 // Every HTTP/2 connection with prior knowledge opens with this preface (RFC 9113 3.4); no
 // HTTP/1.1 request line starts with it.
@@ -98,8 +100,6 @@ function cleartextServers(
   h1.on("connect", answerConnect);
   return (socket) => route(socket, h1, h2);
 }
-
-type TlsFiles = { certFile: string; keyFile: string };
 
 function readTlsFiles(tls: TlsFiles): { cert: Buffer; key: Buffer } {
   return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };

@@ -1,12 +1,9 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Metrics } from "../telemetry/metrics.js";
 import { listenOn } from "./listen-on.js";
+import type { Listener } from "./listener.js";
 
-export interface MetricsListener {
-  listen(port: number, host: string): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
+export type MetricsListener = Listener;
 
 /**
  * `GET /metrics` on a port of its own (METRICS_PORT), never on the game-facing one: the series
@@ -16,7 +13,7 @@ export interface MetricsListener {
 export function createMetricsListener(options: {
   metrics: Pick<Metrics, "scrape" | "contentType">;
   onError: (error: unknown) => void;
-}): MetricsListener {
+}): Listener {
   const server = http.createServer((req, res) => {
     const path = req.url?.split("?")[0];
     if (req.method !== "GET" || path !== "/metrics") {

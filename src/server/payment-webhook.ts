@@ -43,16 +43,12 @@ type Answer = { result: "credited" | "duplicate" } | { result: "ignored"; reason
  * `POST /v1/billing/webhooks/payments`: the payment provider tells us a checkout session was
  * paid, and the session's project (or account) is credited exactly once. Plain HTTP, not an
  * RPC: the provider signs the raw body (payment-signature.ts) and knows nothing of Connect.
- * Returns true when it answered the request.
  *
- * Answers: 429 (code 8) before the body is read once the sender's address has spent its failed
- * authentications; 401 (code 16) unless the signature is valid and fresh; 400 (code 3) for a
- * body over the limit or not a well-formed event; otherwise 200, and a provider retries anything
- * else.
- * So a redelivery answers 200 `{"result":"duplicate"}` and credits nothing, and an event we
- * will never act on (an expired or unknown session, another event type) answers 200
- * `{"result":"ignored"}`: retrying it could not change the outcome, and a payer whose session
- * expired is refunded on the provider's side, not credited late.
+ * 429 (code 8) before the body is read once the address spent its failed authentications; 401
+ * (code 16) unless the signature is valid and fresh; 400 (code 3) for a body over the limit or
+ * not a well-formed event; else 200, as a provider retries anything else: a redelivery is
+ * `{"result":"duplicate"}`, and an event we will never act on `{"result":"ignored"}` (a payer
+ * whose session expired is refunded by the provider, not credited late).
  */
 export function createPaymentWebhook(context: WebhookContext) {
   const registry = createRegistry();

@@ -2,14 +2,7 @@ import type { DatabaseTarget } from "../store/open-database.js";
 import { redactUrl } from "./redact-url.js";
 import { StartupFailure } from "./startup-failure.js";
 
-const CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-]);
+const CONNECTION_CODES = new Set("ECONNREFUSED ENOTFOUND EAI_AGAIN ETIMEDOUT EHOSTUNREACH ENETUNREACH".split(" "));
 
 /** Opening or migrating the database failed: one line naming DATABASE_URL or DATA_DIR. */
 export function databaseFailure(error: unknown, target: DatabaseTarget): StartupFailure {

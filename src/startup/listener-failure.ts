@@ -1,13 +1,11 @@
+import type { Config } from "../config.js";
 import { StartupFailure } from "./startup-failure.js";
 
-export interface ListenTarget {
-  port: number;
-  host: string;
-  tls: { certFile: string; keyFile: string } | undefined;
-}
-
 /** Creating or opening the listener failed: one line naming PORT, HOST or the TLS file. */
-export function listenerFailure(error: unknown, { port, host, tls }: ListenTarget): StartupFailure {
+export function listenerFailure(
+  error: unknown,
+  { port, host, tls }: Pick<Config, "port" | "host" | "tls">,
+): StartupFailure {
   const { code, path, message } = error as NodeJS.ErrnoException;
   if (tls && path !== undefined && (path === tls.certFile || path === tls.keyFile)) {
     const name = path === tls.certFile ? "TLS_CERT_FILE" : "TLS_KEY_FILE";

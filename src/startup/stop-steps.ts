@@ -1,17 +1,13 @@
-/** One thing the service closes when it stops (the listener, a job, the tracing exporter...). */
-export interface StopStep {
-  name: string;
-  run: () => Promise<void> | void;
-}
+import type { Logger } from "pino";
 
 /**
  * Runs the steps in order, each one even when a step before it failed, so a tracing collector
  * that is down never leaves the database open or the process exiting on an unhandled rejection.
- * Each failure is handed to `onFailure` once; resolves to the names that failed.
+ * Each failure is one warning line; resolves to the names that failed.
  */
 export async function runStopSteps(
-  steps: StopStep[],
-  onFailure: (step: string, error: unknown) => void,
+  steps: { name: string; run: () => Promise<void> | void }[],
+  logger: Pick<Logger, "warn">,
 ): Promise<string[]> {
   const failed: string[] = [];
   for (const step of steps) {
@@ -19,14 +15,14 @@ export async function runStopSteps(
       await step.run();
     } catch (error) {
       failed.push(step.name);
-      onFailure(step.name, error);
+      logger.warn({ step: step.name, error: describeFailure(error) }, "shutdown step failed; stopping the rest");
     }
   }
   return failed;
 }
 
 /** A failure as one line for the log: its message (each one of an AggregateError), never a stack. */
-export function describeFailure(error: unknown): string {
+function describeFailure(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(describeFailure).join("; ");
   if (error instanceof Error) return error.message || error.name;
   return String(error);

@@ -18,13 +18,8 @@ export interface NodeMemory {
   nodeOptions: string | undefined;
 }
 
-/** V8's young generation is smaller than the service runs with: how much memory it was sized by, and what to do. */
-export interface SmallYoungGeneration {
-  memoryMb: number;
-  message: string;
-}
-
-export function smallYoungGeneration(memory: NodeMemory): SmallYoungGeneration | undefined {
+/** When V8's young generation is smaller than the service runs with: how much memory it was sized by, and what to do. */
+export function smallYoungGeneration(memory: NodeMemory): { memoryMb: number; message: string } | undefined {
   const limit = memory.constrainedBytes > 0 ? Math.min(memory.totalBytes, memory.constrainedBytes) : memory.totalBytes;
   if (limit >= SERVICE_SIZE_FROM_BYTES) return undefined;
   if (SEMI_SPACE_OPTION.test(memory.execArgv.join(" ")) || SEMI_SPACE_OPTION.test(memory.nodeOptions ?? "")) {

@@ -101,16 +101,8 @@ export function createMetrics(sources: ScrapeSources): Metrics {
   const refused = kept((limit) => rateLimitRefusals.labels(limit));
 
   return {
-    rpc(method, code, seconds) {
-      const child = rpcCalls(`${method}\n${CODE_LABELS.get(code) ?? "unknown"}`);
-      child.total.inc();
-      child.seconds.observe(seconds);
-    },
-    platformCall(platform, call, outcome, seconds) {
-      const child = platformCalls(`${platform}\n${call}\n${outcome}`);
-      child.total.inc();
-      child.seconds.observe(seconds);
-    },
+    rpc: (method, code, seconds) => rpcCalls(`${method}\n${CODE_LABELS.get(code) ?? "unknown"}`)(seconds),
+    platformCall: (platform, call, outcome, seconds) => platformCalls(`${platform}\n${call}\n${outcome}`)(seconds),
     rateLimitRefused: (limit) => refused(limit).inc(),
     auditWriteFailed: () => auditWriteFailures.inc(),
     purchaseEnded(state, purchase) {
@@ -153,8 +145,14 @@ function kept<T>(make: (key: string) => T): (key: string) => T {
   };
 }
 
-function timed(total: Counter, seconds: Histogram, labels: string[]) {
-  return { total: total.labels(...labels), seconds: seconds.labels(...labels) };
+/** Counts one call and observes its duration on the child series of `labels`. */
+function timed(total: Counter, seconds: Histogram, labels: string[]): (seconds: number) => void {
+  const count = total.labels(...labels);
+  const time = seconds.labels(...labels);
+  return (s) => {
+    count.inc();
+    time.observe(s);
+  };
 }
 
 /** `not_found`, `resource_exhausted`...: the gRPC code names as Prometheus label values. */

@@ -100,20 +100,9 @@ function queryValue(name: string, leaf: DescField, values: string[]): JsonValue 
 }
 
 const stringJsonTypes = new Set(
-  [
-    "FieldMask",
-    "Timestamp",
-    "Duration",
-    "DoubleValue",
-    "FloatValue",
-    "Int64Value",
-    "UInt64Value",
-    "Int32Value",
-    "UInt32Value",
-    "BoolValue",
-    "StringValue",
-    "BytesValue",
-  ].map((n) => `google.protobuf.${n}`),
+  "FieldMask Timestamp Duration DoubleValue FloatValue Int64Value UInt64Value Int32Value UInt32Value BoolValue StringValue BytesValue"
+    .split(" ")
+    .map((n) => `google.protobuf.${n}`),
 );
 
 /** Text from a path or query into the JSON value ProtoJSON reads for that field. */

@@ -1,5 +1,3 @@
-import type { IncomingMessage } from "node:http";
-import type { Http2ServerRequest } from "node:http2";
 import type { DescMethod, Message } from "@bufbuild/protobuf";
 import {
   ConnectError,
@@ -12,7 +10,7 @@ import {
   type MethodImplSpec,
 } from "@connectrpc/connect";
 import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
-import { onClientGone, type RestResponse } from "./respond.js";
+import { onClientGone, type RestRequest, type RestResponse } from "./respond.js";
 
 export interface DispatchOptions {
   /** The same function given to connectNodeAdapter's `routes`: registers the implementations. */
@@ -26,7 +24,7 @@ export interface DispatchOptions {
 export interface DispatchCall {
   readonly method: DescMethod;
   readonly request: Message;
-  readonly httpRequest: IncomingMessage | Http2ServerRequest;
+  readonly httpRequest: RestRequest;
   readonly contextValues: ContextValues;
   /** The reply being written: its early "close" means the client went away. */
   readonly httpResponse: RestResponse;

@@ -4,7 +4,7 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
 // name (`campaign.display_name`), clients often by the JSON name (`displayName`).
 const byName = new WeakMap<DescMessage, ReadonlyMap<string, DescField>>();
 
-export function findField(message: DescMessage, name: string): DescField | undefined {
+function findField(message: DescMessage, name: string): DescField | undefined {
   let fields = byName.get(message);
   if (fields === undefined) {
     const map = new Map<string, DescField>();

@@ -1,5 +1,4 @@
-import type { IncomingMessage } from "node:http";
-import type { Http2ServerRequest } from "node:http2";
+import type { RestRequest } from "./respond.js";
 
 export type BodyResult =
   | { readonly kind: "ok"; readonly bytes: Uint8Array }
@@ -10,9 +9,9 @@ export type BodyResult =
 /**
  * Reads a request body of at most `limit` bytes. Past the limit it stops listening and pauses
  * the stream at once, so an oversized body is never buffered (spec 8: 64 KiB); the caller
- * answers and then closes the connection or stream (see `closeAfterResponse`).
+ * answers and then closes the connection or stream (sendJson's `close`).
  */
-export function readBody(req: IncomingMessage | Http2ServerRequest, limit: number): Promise<BodyResult> {
+export function readBody(req: RestRequest, limit: number): Promise<BodyResult> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > limit) return Promise.resolve({ kind: "too-large" });
   return new Promise((resolve) => {

@@ -1,7 +1,6 @@
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type UnaryRequest } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import type { AuditActorType } from "../../../gen/prisma/enums.js";
 import { kClientAddress, kPrincipal, kRequestId, type Principal } from "../../core/context-keys.js";
 import { newId } from "../../core/ids.js";
 import { resources } from "../../domain/resource-names.js";
@@ -27,19 +26,14 @@ export interface AuditOptions {
 
 /**
  * Records every management and operator write of an authenticated caller, whatever its outcome,
- * and counts the calls refused UNAUTHENTICATED: one event per address group (an IPv6 /64) and
- * rate-limit window, the first failure's, with the number of failures it stands for; a call
- * refused before anyone was authenticated for another reason (429 once its address spent its
- * failed authentications) did nothing and is not recorded, so a stranger adds at most one event
- * per address group and window (docs/audit-log.md "Failed authentications"). Placed outside the
- * request log, so the code it records is the one the caller got (an unexpected failure is
- * INTERNAL by then); the principal is read from the context the authentication interceptor
- * filled.
+ * and counts the calls refused UNAUTHENTICATED as one event per address group (IPv6 /64) and
+ * rate-limit window; a call refused before authentication for another reason (429) did nothing
+ * and is not recorded (docs/audit-log.md "Failed authentications"). Outside the request log, so
+ * the code recorded is the one the caller got.
  *
- * The event is written after the call, not in the call's transaction: it is awaited before the
- * answer goes out, and a write that fails is logged at error with the whole event (which holds
- * no secret), so a successful change is never left unrecorded without a loud line. The call's
- * answer is not changed by it: the change is made and a retry could repeat it.
+ * Written after the call, not in its transaction, and awaited before the answer: a write that
+ * fails is logged at error with the whole event (it holds no secret), and the call's answer is
+ * not changed, since the change is made and a retry could repeat it.
  */
 export function createAuditInterceptor(options: AuditOptions): Interceptor {
   return (next) => (req) => (isPublicMethod(req.method) ? next(req) : audited(next, req));
@@ -51,16 +45,16 @@ export function createAuditInterceptor(options: AuditOptions): Interceptor {
       const res = await next(req);
       if (write && !res.stream) {
         const response = { desc: req.method.output, message: res.message };
-        await record({ options, req, code: OK, response, store: insert });
+        await record(options, req, OK, insert, response);
       }
       return res;
     } catch (error) {
       const code = ConnectError.from(error).code;
       const authenticated = req.contextValues.get(kPrincipal) !== undefined;
       if (!authenticated && code === Code.Unauthenticated) {
-        await record({ options, req, code, store: (event) => countFailure(options, event) });
+        await record(options, req, code, (event) => countFailure(options, event));
       } else if (authenticated && (write || code === Code.Unauthenticated)) {
-        await record({ options, req, code, store: insert });
+        await record(options, req, code, insert);
       }
       throw error;
     }
@@ -77,19 +71,13 @@ function countFailure(options: AuditOptions, event: NewAuditEvent): Promise<void
 // google.rpc.Code OK: Connect's Code has no member for success.
 const OK = 0;
 
-async function record({
-  options,
-  req,
-  code,
-  response,
-  store,
-}: {
-  options: AuditOptions;
-  req: Call;
-  code: number;
-  response?: { desc: DescMessage; message: Message };
-  store: (event: NewAuditEvent) => Promise<void>;
-}): Promise<void> {
+async function record(
+  options: AuditOptions,
+  req: Call,
+  code: number,
+  store: (event: NewAuditEvent) => Promise<void>,
+  response?: { desc: DescMessage; message: Message },
+): Promise<void> {
   let event: NewAuditEvent | undefined;
   try {
     event = describe(options.now(), req, code, response);
@@ -135,10 +123,9 @@ const ACCOUNT_OF_RESOURCE = /^accounts\/([^/]+)/;
  * account of the resource for the operator (a studio sees the operator's decisions on its
  * campaigns), none for a call nobody was authenticated for.
  */
-function actorOf(
-  principal: Principal | undefined,
-  resource: string,
-): { accountId: string | null; actorType: AuditActorType; actor: string; sessionId: string | null } {
+type Actor = Pick<NewAuditEvent, "accountId" | "actorType" | "actor" | "sessionId">;
+
+function actorOf(principal: Principal | undefined, resource: string): Actor {
   if (!principal) return { accountId: null, actorType: "NONE", actor: "", sessionId: null };
   if (principal.kind === "operator") {
     return {

@@ -1,19 +1,15 @@
 import type { Logger } from "pino";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RateLimitSettings } from "../../config.js";
 import type { TicketVerdict } from "../../core/context-keys.js";
 import { rateLimited } from "../../errors/status.js";
 import { addressGroup } from "../address-group.js";
-import { takePoint } from "./limit-point.js";
+import { quietly, takePoint } from "./limit-point.js";
 
-export interface BeginLimitsOptions {
+export interface BeginLimitsOptions
+  extends Pick<RateLimitSettings, "beginPerCampaign" | "failedTicketsPerAddress" | "failedTicketsPerCampaign"> {
   /** A limiter of `points` per window under `keyPrefix` (in memory, or shared through Redis). */
   limiter(keyPrefix: string, points: number): RateLimiterAbstract;
-  /** purchases:begin per campaign key per window whose player the platform vouched for. */
-  beginPerCampaign: number;
-  /** Refused tickets (and begins awaiting their ticket check) per address per window. */
-  failedTicketsPerAddress: number;
-  /** Refused tickets per campaign key per window before addresses that failed are refused. */
-  failedTicketsPerCampaign: number;
   logger: Logger;
   /** A begin was refused with 429 (for /metrics). */
   onRefused?: (limit: "begin_per_campaign" | "failed_tickets") => void;
@@ -31,25 +27,17 @@ export interface BeginLimits {
 
 /**
  * The limits of purchases:begin (spec 8: per campaign key, and per address, 429 before any work),
- * made to hold against strangers (the reasoning is in docs/abuse-limits.md). The
- * campaign key ships in the game, so anyone can send begins for it; only the platform can tell
- * a player from a stranger, by the ticket, and every check spends a call on the studio's key.
- * A begin counts, before any work, against three limits, and gives back when it is answered
- * every point its ticket's verdict does not earn:
- * - the campaign's begin limit keeps only begins whose player the platform vouched for, so
- *   junk holds it only while in flight;
- * - its address (an IPv6 /64) may have `failedTicketsPerAddress` begins whose ticket was
- *   refused or is still being checked; past that, 429 before any platform call;
- * - its campaign may have `failedTicketsPerCampaign` such begins; past that a begin from an
- *   address with a refused ticket or another begin in flight is 429 before any platform call,
- *   while an address with a clean record is still checked, so strangers cannot lock players out.
+ * made to hold against strangers: the campaign key ships in the game, and only the platform can
+ * tell a player by the ticket (docs/abuse-limits.md). A begin counts against the campaign's
+ * begin limit, its address's (IPv6 /64) and its campaign's failed tickets, and gives back when
+ * answered every point its ticket's verdict does not earn; past the campaign's failed tickets
+ * only an address with a clean record is still checked, so strangers cannot lock players out.
  */
 export function createBeginLimits(options: BeginLimitsOptions): BeginLimits {
   const byCampaign = options.limiter("rl:begin", options.beginPerCampaign);
   const failedByAddress = options.limiter("rl:ticket:address", options.failedTicketsPerAddress);
   const failedByCampaign = options.limiter("rl:ticket:campaign", options.failedTicketsPerCampaign);
-  const quietly = (work: Promise<unknown>) =>
-    void work.catch((error) => options.logger.warn({ err: error }, "rate limit not updated"));
+  const { logger } = options;
 
   return {
     async admit({ campaignKey, address }) {
@@ -68,13 +56,13 @@ export function createBeginLimits(options: BeginLimitsOptions): BeginLimits {
       return {
         // Not awaited: the answer does not wait on the store.
         settle(verdict) {
-          if (verdict !== "vouched") quietly(begin.giveBack());
+          if (verdict !== "vouched") quietly(logger, begin.giveBack());
           if (verdict !== "refused") {
-            quietly(addressTicket.giveBack());
-            quietly(campaignTicket.giveBack());
+            quietly(logger, addressTicket.giveBack());
+            quietly(logger, campaignTicket.giveBack());
           } else if (!campaignTicket.taken) {
             // A clean address checked past the campaign's budget: its failure still counts.
-            quietly(failedByCampaign.penalty(campaignKey, 1));
+            quietly(logger, failedByCampaign.penalty(campaignKey, 1));
           }
         },
       };

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { rateLimited } from "../../errors/status.js";
 import { addressGroup } from "../address-group.js";
-import { takePoint } from "./limit-point.js";
+import { quietly, takePoint } from "./limit-point.js";
 
 export interface FailedAuthLimitOptions {
   /** The address's counter: `points` per window, in memory or shared through Redis (rate-limit.ts). */
@@ -53,16 +53,11 @@ export function createFailedAuthLimit(options: FailedAuthLimitOptions): FailedAu
         answer = await authenticate();
       } catch (error) {
         // Not a failed authentication: the credential could not be judged (the database failed).
-        giveBack(point.giveBack());
+        quietly(options.logger, point.giveBack());
         throw error;
       }
-      if (answer !== undefined) giveBack(point.giveBack());
+      if (answer !== undefined) quietly(options.logger, point.giveBack());
       return answer;
     },
   };
-
-  // Not awaited: the answer does not wait on the store (begin-limits.ts does the same).
-  function giveBack(work: Promise<void>): void {
-    work.catch((error: unknown) => options.logger.warn({ err: error }, "rate limit not updated"));
-  }
 }

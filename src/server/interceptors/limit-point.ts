@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 
 /** One point asked of a limiter: taken, or refused because the key is over its limit. */
@@ -36,4 +37,9 @@ export async function takePoint(limiter: RateLimiterAbstract, key: string): Prom
   };
   if (!taken) await giveBack();
   return { taken, before: res.consumedPoints - 1, giveBack };
+}
+
+/** A store update not awaited, so the answer does not wait on the store; a failure is a warning. */
+export function quietly(logger: Pick<Logger, "warn">, work: Promise<unknown>): void {
+  work.catch((error: unknown) => logger.warn({ err: error }, "rate limit not updated"));
 }

@@ -1,10 +1,10 @@
-import { type DescField, type DescMessage, getOption, type Message } from "@bufbuild/protobuf";
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { FieldBehavior, field_behavior } from "../../../gen/google/api/field_behavior_pb.js";
 import { MoneySchema } from "../../../gen/google/type/money_pb.js";
 import { amountNanos, isWithinAmountBound, LARGEST_AMOUNT } from "../../domain/money.js";
 import { amountOutOfRange } from "../../errors/messages.js";
 import { invalidArgument } from "../../errors/status.js";
+import { isOutputOnly } from "../audit/secret-fields.js";
 import { type Check, type CheckOf, createMessageWalk, each, entries } from "./message-walk.js";
 
 /**
@@ -29,7 +29,6 @@ const amount: Check = (value, prefix, name) => {
 };
 
 const isMoney = (desc: DescMessage) => desc.typeName === MoneySchema.typeName;
-const isOutputOnly = (field: DescField) => getOption(field, field_behavior).includes(FieldBehavior.OUTPUT_ONLY);
 
 /** The message type a field's values are (singular, list items, map values), if any. */
 function messageOf(field: DescField): DescMessage | undefined {
@@ -69,9 +68,5 @@ const amountOf: CheckOf = (field, nested) => {
   return check;
 };
 
-const walk = createMessageWalk(amountOf);
-
 /** The JSON path of the first amount in `message` past the largest accepted (lists and maps by their field's path), or undefined. */
-export function firstAmountOutOfRange(desc: DescMessage, message: Message): string | undefined {
-  return walk(desc, message);
-}
+export const firstAmountOutOfRange = createMessageWalk(amountOf);

@@ -12,7 +12,7 @@ import { redactUrl } from "../../startup/redact-url.js";
 import type { RateLimitName } from "../../telemetry/metrics.js";
 import { isPublicMethod } from "../public-methods.js";
 import { createBeginLimits } from "./begin-limits.js";
-import { createFailedAuthLimit, type FailedAuthLimit } from "./failed-auth-limit.js";
+import { createFailedAuthLimit } from "./failed-auth-limit.js";
 import type { Call, Next } from "./interceptor-types.js";
 
 export interface RateLimitOptions extends RateLimitSettings {
@@ -23,26 +23,6 @@ export interface RateLimitOptions extends RateLimitSettings {
   onRefused?: (limit: RateLimitName) => void;
 }
 
-export interface RateLimit {
-  interceptor: Interceptor;
-  /** Failed authentications per address, for the authentication interceptor and the payment webhook. */
-  failedAuth: FailedAuthLimit;
-  /**
-   * For REST: counts a public call against its client address before its body is read, and
-   * refuses any other call from an address whose failed authentications are spent (spec 8: a
-   * 429 comes before any work). The interceptor then does not count a public call again.
-   */
-  admitBeforeBody(call: { route: { method: DescMethod }; contextValues: ContextValues }): Promise<void>;
-  /**
-   * The public funding page's limits (src/fund/), the public calls' own: every request counts
-   * against its client address as a public call does, and a purchase also as purchases:begin.
-   */
-  fund: FundLimits;
-  /** Where the counters are kept now (the readiness detail and metrics read it). */
-  status(): RateLimitStatus;
-  close(): Promise<void>;
-}
-
 /**
  * `memory`: no REDIS_URL. With REDIS_URL: `connecting` until the first connection, `ready` while
  * Redis counts, `unavailable` while it does not (each replica then counts in memory).
@@ -50,16 +30,12 @@ export interface RateLimit {
 export type RateLimitStatus = { store: "memory" } | { store: "redis"; redis: "connecting" | "ready" | "unavailable" };
 
 /**
- * Spec 8: public calls are limited per client address, the address the connection really comes
- * from (kClientAddress, never X-Forwarded-For or any caller-written header), and begin also per
- * campaign key, in a way strangers cannot turn against players (begin-limits.ts); every other
- * call by its address's failed authentications (failed-auth-limit.ts, which the authentication
- * interceptor asks, and admitBeforeBody for REST). A 429 (code 8)
- * is answered before any work; as an interceptor it covers REST, Connect, gRPC and gRPC-web
- * alike. With Redis, a Redis outage falls back to memory counters rather than refusing every
- * player.
+ * Spec 8: public calls are limited per client address (kClientAddress, never a caller-written
+ * header), and begin also per campaign key (begin-limits.ts); every other call by its address's
+ * failed authentications (failed-auth-limit.ts). A 429 (code 8) comes before any work, on every
+ * protocol. A Redis outage falls back to memory counters rather than refusing every player.
  */
-export function createRateLimit(options: RateLimitOptions): RateLimit {
+export function createRateLimit(options: RateLimitOptions) {
   const redis = options.redisUrl
     ? new (loadRedis())(options.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
     : undefined;
@@ -124,16 +100,30 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
   };
   return {
     interceptor,
+    /** For the authentication interceptor and the payment webhook. */
     failedAuth,
-    admitBeforeBody: async ({ route, contextValues }) => {
+    /**
+     * For REST: counts a public call against its client address before its body is read, and
+     * refuses any other call from an address whose failed authentications are spent (spec 8).
+     * The interceptor then does not count a public call again.
+     */
+    admitBeforeBody: async ({
+      route,
+      contextValues,
+    }: {
+      route: { method: DescMethod };
+      contextValues: ContextValues;
+    }) => {
       if (isPublicMethod(route.method)) await countAddress(contextValues);
       else await failedAuth.refuseIfSpent(contextValues.get(kClientAddress));
     },
+    /** The public funding page's (src/fund/): each request counts as a public call, a purchase also as a begin. */
     fund: {
       request: (address) => consume(byAddress, address, () => options.onRefused?.("address")),
       begin: (call) => begins.admit(call),
-    },
-    status: () => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
+    } satisfies FundLimits,
+    /** Where the counters are kept now (the readiness detail and metrics read it). */
+    status: (): RateLimitStatus => (redis ? { store: "redis", redis: redisState } : { store: "memory" }),
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

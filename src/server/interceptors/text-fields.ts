@@ -1,4 +1,4 @@
-import { type DescMessage, type Message, ScalarType } from "@bufbuild/protobuf";
+import { ScalarType } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import type { Interceptor } from "@connectrpc/connect";
 import { invalidArgument } from "../../errors/status.js";
@@ -45,9 +45,5 @@ const textOf: CheckOf = (field, nested) => {
   }
 };
 
-const walk = createMessageWalk(textOf);
-
 /** The JSON path of the first string in `message` holding U+0000 (lists and maps by their field's path), or undefined. */
-export function firstNul(desc: DescMessage, message: Message): string | undefined {
-  return walk(desc, message);
-}
+export const firstNul = createMessageWalk(textOf);
