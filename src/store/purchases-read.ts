@@ -1,7 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { SpendWindow } from "../domain/funding.js";
-import type { PurchaseChannel, PurchaseState } from "../domain/purchase-state.js";
-import type { ReversalKind } from "../domain/reversal.js";
 import type { DbClient } from "./db-client.js";
 import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
@@ -9,28 +7,6 @@ import { withinWindow } from "./spend-window.js";
 
 // The studio's reads of its campaigns' purchases and funding (spec 4.6). Purchases are
 // written only by the purchase flow; nothing here changes them.
-
-export interface PurchaseRow {
-  id: string;
-  campaignId: string;
-  offerId: string;
-  orderId: bigint;
-  playerId: string;
-  state: PurchaseState;
-  channel: PurchaseChannel;
-  priceNanos: bigint;
-  creditNanos: bigint;
-  sandbox: boolean;
-  createTime: Date;
-  updateTime: Date;
-  creditTime: Date | null;
-  reversal: {
-    kind: ReversalKind;
-    reversedNanos: bigint;
-    platformTime: Date;
-    seenTime: Date;
-  } | null;
-}
 
 const purchaseFields = {
   id: true,
@@ -48,6 +24,8 @@ const purchaseFields = {
   creditTime: true,
   reversal: { select: { kind: true, reversedNanos: true, platformTime: true, seenTime: true } },
 } satisfies Prisma.PurchaseSelect;
+
+export type PurchaseRow = Prisma.PurchaseGetPayload<{ select: typeof purchaseFields }>;
 
 export function findPurchase(
   db: DbClient,

@@ -19,15 +19,8 @@ export async function insertWebSession(
   db: DbClient,
   session: { id: string; tokenHash: string; signInState: string; now: Date; expireTime: Date },
 ): Promise<void> {
-  await db.webSession.create({
-    data: {
-      id: session.id,
-      tokenHash: session.tokenHash,
-      signInState: session.signInState,
-      createTime: session.now,
-      expireTime: session.expireTime,
-    },
-  });
+  const { now, ...fields } = session;
+  await db.webSession.create({ data: { ...fields, createTime: now } });
 }
 
 /** The session whose token hashes to `tokenHash`; undefined when none, or expired by `now`. */

@@ -1,3 +1,4 @@
+import type { Prisma } from "../../gen/prisma/client.js";
 import { allowRedelivery } from "../domain/webhook-redelivery.js";
 import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
@@ -5,39 +6,12 @@ import type { Db } from "./open-database.js";
 // Webhook deliveries: one event to one endpoint, as the API reads them, and redelivery. The
 // delivery job's side (which to attempt, what an attempt came to) is webhook-delivery-attempts.ts.
 
-export type WebhookDeliveryState = "PENDING" | "SUCCEEDED" | "FAILED";
-
-export interface WebhookDeliveryRow {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  state: WebhookDeliveryState;
-  attemptCount: number;
-  nextAttemptTime: Date | null;
-  lastAttemptTime: Date | null;
-  lastStatusCode: number;
-  lastLatencyMs: number;
-  lastError: string;
-  responseExcerpt: string;
-  createTime: Date;
-  event: { type: string };
-}
-
 const deliveryColumns = {
-  id: true,
-  eventId: true,
-  endpointId: true,
-  state: true,
-  attemptCount: true,
-  nextAttemptTime: true,
-  lastAttemptTime: true,
-  lastStatusCode: true,
-  lastLatencyMs: true,
-  lastError: true,
-  responseExcerpt: true,
-  createTime: true,
-  event: { select: { type: true } },
-} as const;
+  omit: { leaseUntil: true },
+  include: { event: { select: { type: true } } },
+} satisfies Prisma.WebhookDeliveryDefaultArgs;
+
+export type WebhookDeliveryRow = Prisma.WebhookDeliveryGetPayload<typeof deliveryColumns>;
 
 /** The endpoint's deliveries, newest first (ids sort in creation order). */
 export function listWebhookDeliveries(
@@ -50,7 +24,7 @@ export function listWebhookDeliveries(
       endpoint: { accountId: options.accountId },
       ...(options.before === undefined ? {} : { id: { lt: options.before } }),
     },
-    select: deliveryColumns,
+    ...deliveryColumns,
     orderBy: { id: "desc" },
     take: options.take,
   });
@@ -62,7 +36,7 @@ export function findWebhookDelivery(
 ): Promise<WebhookDeliveryRow | null> {
   return db.webhookDelivery.findFirst({
     where: { id: options.id, endpointId: options.endpointId, endpoint: { accountId: options.accountId } },
-    select: deliveryColumns,
+    ...deliveryColumns,
   });
 }
 
