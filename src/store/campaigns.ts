@@ -84,12 +84,9 @@ export async function listCampaigns(db: Db, options: CampaignListing): Promise<P
   );
 }
 
-export interface CampaignChanges {
-  displayName?: string;
-  fundingVisibility?: FundingVisibility;
-  runwayAlertDays?: number;
-  webFundingEnabled?: boolean;
-}
+export type CampaignChanges = Partial<
+  Pick<CampaignRow, "displayName" | "fundingVisibility" | "runwayAlertDays" | "webFundingEnabled">
+>;
 
 /**
  * A conditional write on `version` (AIP-154): of two updates made with the same etag, only
@@ -207,12 +204,9 @@ export async function leaseVerifications(
   return leased.map((task) => ({ ...task, appId: BigInt(task.appId), leaseUntil }));
 }
 
-export interface VerificationRecord {
+export interface VerificationRecord
+  extends Pick<CampaignRow, "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation"> {
   state: "VERIFIED" | "NEEDS_REVIEW";
-  keyOwnsApp: boolean;
-  removedFromSale: boolean;
-  endingAnnouncement: string;
-  explanation: string;
 }
 
 /** Writes the outcome while this replica still holds the lease and the campaign still waits for it. */

@@ -66,31 +66,16 @@ export interface MeteredResource {
   meteredUntil: Date;
 }
 
-interface RawMetered {
-  id: string;
-  project_id: string;
-  state: string;
-  hourly_price_nanos: bigint;
-  metered_until: Date;
-}
-
 /** Locks a resource row for metering or moving; later writers wait, then see its new state. */
 export async function lockResource(
   tx: Prisma.TransactionClient,
   resourceId: string,
 ): Promise<MeteredResource | undefined> {
-  const rows = await tx.$queryRaw<RawMetered[]>`
-    SELECT id, project_id, state::text AS state, hourly_price_nanos, metered_until
+  const [row] = await tx.$queryRaw<MeteredResource[]>`
+    SELECT id, project_id AS "projectId", state = 'RUNNING' AS running, hourly_price_nanos AS "hourlyPriceNanos",
+           metered_until AS "meteredUntil"
       FROM resources WHERE id = ${resourceId} FOR UPDATE`;
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    running: row.state === "RUNNING",
-    hourlyPriceNanos: BigInt(row.hourly_price_nanos),
-    meteredUntil: row.metered_until,
-  };
+  return row && { ...row, hourlyPriceNanos: BigInt(row.hourlyPriceNanos) };
 }
 
 /**

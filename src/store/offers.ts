@@ -38,13 +38,9 @@ export function listOffers(db: Db, campaignId: string, page: KeysetPageRequest):
   return keysetPage(db, list, page, (ids) => db.offer.findMany({ where: { id: { in: ids } } }));
 }
 
-export interface OfferChanges {
-  displayName?: string;
-  description?: string;
-  priceNanos?: bigint;
-  creditNanos?: bigint;
-  active?: boolean;
-}
+export type OfferChanges = Partial<
+  Pick<OfferRow, "displayName" | "description" | "priceNanos" | "creditNanos" | "active">
+>;
 
 /** Writes only while the offer is still at `version` (AIP-154); bumps it. */
 export async function updateOfferAtVersion(

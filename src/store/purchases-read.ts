@@ -77,15 +77,6 @@ export interface FundingFacts {
   reversedCreditNanos: bigint;
 }
 
-interface FundingRow {
-  balance_nanos: bigint;
-  usage_nanos: bigint | null;
-  purchase_count: bigint;
-  purchased_credit_nanos: bigint | null;
-  reversal_count: bigint;
-  reversed_credit_nanos: bigint | null;
-}
-
 /**
  * The campaign project's balance, its USAGE ledger entries, the purchases credited and the
  * credit reversed within the spend window, in one statement so the figures agree with each other.
@@ -97,33 +88,27 @@ export async function readFunding(
   options: { campaignId: string; window: SpendWindow },
 ): Promise<FundingFacts | undefined> {
   const { campaignId, window } = options;
-  const rows = await db.$queryRaw<FundingRow[]>`
-    SELECT p.balance_nanos,
+  const [row] = await db.$queryRaw<Record<keyof FundingFacts, bigint | null>[]>`
+    SELECT p.balance_nanos AS "balanceNanos",
            (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'USAGE'
-               AND ${withinWindow("l.create_time", window)}) AS usage_nanos,
+               AND ${withinWindow("l.create_time", window)}) AS "spendNanos",
            (SELECT COUNT(*) FROM purchases u
              WHERE u.campaign_id = c.id AND NOT u.sandbox
-               AND ${withinWindow("u.credit_time", window)}) AS purchase_count,
+               AND ${withinWindow("u.credit_time", window)}) AS "purchaseCount",
            (SELECT SUM(u.credit_nanos) FROM purchases u
              WHERE u.campaign_id = c.id AND NOT u.sandbox
-               AND ${withinWindow("u.credit_time", window)}) AS purchased_credit_nanos,
+               AND ${withinWindow("u.credit_time", window)}) AS "purchasedCreditNanos",
            (SELECT COUNT(DISTINCT l.reversal_id) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'REVERSAL'
-               AND ${withinWindow("l.create_time", window)}) AS reversal_count,
+               AND ${withinWindow("l.create_time", window)}) AS "reversalCount",
            (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'REVERSAL'
-               AND ${withinWindow("l.create_time", window)}) AS reversed_credit_nanos
+               AND ${withinWindow("l.create_time", window)}) AS "reversedCreditNanos"
       FROM campaigns c JOIN projects p ON p.id = c.project_id
      WHERE c.id = ${campaignId}`;
-  const row = rows[0];
   if (!row) return undefined;
-  return {
-    balanceNanos: BigInt(row.balance_nanos),
-    spendNanos: row.usage_nanos === null ? 0n : BigInt(row.usage_nanos),
-    purchaseCount: BigInt(row.purchase_count),
-    purchasedCreditNanos: row.purchased_credit_nanos === null ? 0n : BigInt(row.purchased_credit_nanos),
-    reversalCount: BigInt(row.reversal_count),
-    reversedCreditNanos: row.reversed_credit_nanos === null ? 0n : BigInt(row.reversed_credit_nanos),
-  };
+  // Sums come back as numerics, and are null over no rows.
+  const facts = Object.entries(row).map(([key, value]) => [key, value === null ? 0n : BigInt(value)]);
+  return Object.fromEntries(facts) as FundingFacts;
 }
