@@ -1,5 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
-import type { CampaignState, FundingVisibility } from "../../gen/prisma/enums.js";
+import type { CampaignState } from "../../gen/prisma/enums.js";
 import type { DbClient, InTransaction } from "./db-client.js";
 import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import { takeDueLeases } from "./leases.js";
@@ -250,4 +250,27 @@ export async function postponeVerification(
       updateTime: options.now,
     },
   });
+}
+
+// The operator's review decisions (services/operator/review-decisions.ts).
+
+export async function findCampaignState(
+  db: DbClient,
+  accountId: string,
+  id: string,
+): Promise<CampaignState | undefined> {
+  const row = await db.campaign.findFirst({ where: { id, accountId }, select: { state: true } });
+  return row?.state;
+}
+
+/** Moves a campaign from `from` to `to` only if it is still in `from`; whether it moved. */
+export async function moveCampaign(
+  db: DbClient,
+  change: { accountId: string; id: string; from: CampaignState; to: CampaignState; explanation: string; now: Date },
+): Promise<boolean> {
+  const { count } = await db.campaign.updateMany({
+    where: { id: change.id, accountId: change.accountId, state: change.from },
+    data: { state: change.to, explanation: change.explanation, version: { increment: 1 }, updateTime: change.now },
+  });
+  return count > 0;
 }
