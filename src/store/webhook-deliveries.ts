@@ -49,12 +49,6 @@ export type Redelivery =
   /** The endpoint queued its `perHour` redeliveries this hour; the next fits at `nextAllowed`. */
   | { kind: "limited"; nextAllowed: Date };
 
-interface EndpointWindowRow {
-  state: string;
-  redeliver_window_start: Date | null;
-  redeliver_count: number;
-}
-
 /**
  * Queues a finished delivery again at once, its attempts starting over; only to an ACTIVE
  * endpoint, and at most `perHour` an endpoint (docs/webhooks.md "Fairness"). The endpoint's row
@@ -66,15 +60,15 @@ export function redeliverWebhook(
 ): Promise<Redelivery> {
   const { endpointId, id, now } = options;
   return db.$transaction(async (tx): Promise<Redelivery> => {
-    const [endpoint] = await tx.$queryRaw<EndpointWindowRow[]>`
-      SELECT state::text AS state, redeliver_window_start, redeliver_count FROM webhook_endpoints
+    const [endpoint] = await tx.$queryRaw<{ state: string; start: Date | null; count: number }[]>`
+      SELECT state::text AS state, redeliver_window_start AS start, redeliver_count AS count FROM webhook_endpoints
        WHERE id = ${endpointId} AND account_id = ${options.accountId} FOR NO KEY UPDATE`;
     if (!endpoint) return { kind: "absent" };
     if (endpoint.state !== "ACTIVE") return { kind: "disabled" };
     const current = await findWebhookDelivery(tx, options);
     if (!current) return { kind: "absent" };
     if (current.state === "PENDING") return { kind: "pending", row: current };
-    const window = { start: endpoint.redeliver_window_start, count: Number(endpoint.redeliver_count) };
+    const window = { start: endpoint.start, count: Number(endpoint.count) };
     const allowance = allowRedelivery(window, { now, perHour: options.perHour });
     if (!allowance.allowed) return { kind: "limited", nextAllowed: allowance.nextAllowed };
     // Raw, so the count leaves the endpoint's update_time alone: it is not a change to the endpoint.
