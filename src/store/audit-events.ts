@@ -1,5 +1,4 @@
-import { Prisma } from "../../gen/prisma/client.js";
-import type { AuditActorType } from "../../gen/prisma/enums.js";
+import { type AuditEvent, Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 import { cursorText, type KeysetPageRequest } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
@@ -10,27 +9,16 @@ import type { Db } from "./open-database.js";
 // Listing is newest first on (create_time, id); the cursor carries create_time with its
 // microseconds (keyset-page.ts says why).
 
-export interface NewAuditEvent {
-  id: string;
-  accountId: string | null;
-  actorType: AuditActorType;
-  actor: string;
-  sessionId: string | null;
-  method: string;
-  resource: string;
-  changedFields: string[];
+/** Where a failed authentication is counted (countFailedAuthentication). */
+type FailedAuthenticationColumns = "callCount" | "addressGroup" | "windowStart";
+
+export interface NewAuditEvent extends Omit<AuditEvent, FailedAuthenticationColumns | "request"> {
   /** The redacted request as JSON (server/audit-record.ts); never a secret. */
   request: Prisma.InputJsonValue;
-  address: string;
-  requestId: string;
-  code: number;
-  createTime: Date;
 }
 
-export interface AuditEventRow extends Omit<NewAuditEvent, "request"> {
-  request: Prisma.JsonValue;
-  /** The calls the event stands for (failed authentications of one address group and window). */
-  callCount: number;
+/** `callCount`: the calls the event stands for (failed authentications of one address group and window). */
+export interface AuditEventRow extends Omit<AuditEvent, "addressGroup" | "windowStart"> {
   cursor: readonly string[];
 }
 

@@ -37,11 +37,7 @@ export function findLinkByRequest(db: Db, accountId: string, requestId: string):
   return db.distributorLink.findUnique({ where: { accountId_requestId: { accountId, requestId } } });
 }
 
-export function findLink(
-  db: Db | Prisma.TransactionClient,
-  accountId: string,
-  linkId: string,
-): Promise<LinkRow | null> {
+export function findLink(db: DbClient, accountId: string, linkId: string): Promise<LinkRow | null> {
   return db.distributorLink.findFirst({ where: { id: linkId, accountId } });
 }
 

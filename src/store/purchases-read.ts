@@ -8,24 +8,13 @@ import { withinWindow } from "./spend-window.js";
 // The studio's reads of its campaigns' purchases and funding (spec 4.6). Purchases are
 // written only by the purchase flow; nothing here changes them.
 
+/** A purchase as the studio reads it, with its reversal if any. */
 const purchaseFields = {
-  id: true,
-  campaignId: true,
-  offerId: true,
-  orderId: true,
-  playerId: true,
-  state: true,
-  channel: true,
-  priceNanos: true,
-  creditNanos: true,
-  sandbox: true,
-  createTime: true,
-  updateTime: true,
-  creditTime: true,
-  reversal: { select: { kind: true, reversedNanos: true, platformTime: true, seenTime: true } },
-} satisfies Prisma.PurchaseSelect;
+  omit: { linkId: true, transId: true, initTxnEndTime: true, steamUrl: true, language: true },
+  include: { reversal: { select: { kind: true, reversedNanos: true, platformTime: true, seenTime: true } } },
+} satisfies Prisma.PurchaseDefaultArgs;
 
-export type PurchaseRow = Prisma.PurchaseGetPayload<{ select: typeof purchaseFields }>;
+export type PurchaseRow = Prisma.PurchaseGetPayload<typeof purchaseFields>;
 
 export function findPurchase(
   db: DbClient,
@@ -33,7 +22,7 @@ export function findPurchase(
 ): Promise<PurchaseRow | null> {
   return db.purchase.findFirst({
     where: { id: name.purchaseId, campaignId: name.campaignId, campaign: { accountId: name.accountId } },
-    select: purchaseFields,
+    ...purchaseFields,
   });
 }
 
@@ -62,7 +51,7 @@ export function listPurchases(
   if (options.before !== undefined) conditions.push(Prisma.sql`create_time < ${options.before}`);
   const list = { table: "purchases", where: Prisma.join(conditions, " AND "), direction: "newestFirst" } as const;
   return keysetPage(db, list, options, (ids) =>
-    db.purchase.findMany({ where: { id: { in: ids } }, select: purchaseFields }),
+    db.purchase.findMany({ where: { id: { in: ids } }, ...purchaseFields }),
   );
 }
 
