@@ -1,22 +1,16 @@
-import { type ApiKeyRow, apiKeyColumns } from "./api-keys.js";
+import type { Account, ApiKey } from "../../gen/prisma/client.js";
+import { type ApiKeyRow, withoutKeyHash } from "./api-keys.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
 
 // Accounts: created by the operator, each with its first owner API key.
 
-export interface AccountRow {
-  id: string;
-  displayName: string;
-  createTime: Date;
-}
-
-export interface CreatedAccountRow extends AccountRow {
-  /** CreateAccount's request_id, kept to answer its retries (null without one). */
-  requestId: string | null;
-}
-
 const accountColumns = { id: true, displayName: true, createTime: true } as const;
+
+export type AccountRow = Pick<Account, keyof typeof accountColumns>;
+/** With CreateAccount's request_id, kept to answer its retries (null without one). */
+export type CreatedAccountRow = AccountRow & Pick<Account, "requestId">;
 
 export function findAccount(db: DbClient, id: string): Promise<AccountRow | null> {
   return db.account.findUnique({ where: { id }, select: accountColumns });
@@ -33,7 +27,7 @@ export function findAccountByRequestId(db: DbClient, requestId: string): Promise
 
 export interface NewAccount {
   account: CreatedAccountRow;
-  ownerKey: { id: string; displayName: string; keyHash: string; keyPrefix: string };
+  ownerKey: Pick<ApiKey, "id" | "displayName" | "keyHash" | "keyPrefix">;
 }
 
 export interface CreatedAccount {
@@ -48,7 +42,7 @@ export function insertAccountWithOwnerKey(db: Db, input: NewAccount): Promise<Cr
     const row = await tx.account.create({ data: account, select: { ...accountColumns, requestId: true } });
     const key = await tx.apiKey.create({
       data: { ...ownerKey, accountId: account.id, role: "OWNER", createTime: account.createTime },
-      select: apiKeyColumns,
+      omit: withoutKeyHash,
     });
     return { account: row, ownerKey: key };
   });

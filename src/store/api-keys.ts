@@ -1,4 +1,4 @@
-import type { Role } from "../domain/permissions.js";
+import type { ApiKey } from "../../gen/prisma/client.js";
 import { deleteUnlessLastOwner, type OwnerGuarded } from "./account-owners.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
@@ -6,34 +6,17 @@ import type { Db } from "./open-database.js";
 
 // API keys: only the SHA-256 of a secret is kept (the secret is shown once, at creation).
 
-export interface ApiKeyRow {
-  id: string;
-  accountId: string;
-  displayName: string;
-  role: Role;
-  keyPrefix: string;
-  createTime: Date;
-}
+/** Every column but the hash of the secret. */
+export const withoutKeyHash = { keyHash: true } as const;
 
-export const apiKeyColumns = {
-  id: true,
-  accountId: true,
-  displayName: true,
-  role: true,
-  keyPrefix: true,
-  createTime: true,
-} as const;
+export type ApiKeyRow = Omit<ApiKey, "keyHash">;
 
-export interface NewApiKey extends ApiKeyRow {
-  keyHash: string;
-}
-
-export function insertApiKey(db: DbClient, key: NewApiKey): Promise<ApiKeyRow> {
-  return db.apiKey.create({ data: key, select: apiKeyColumns });
+export function insertApiKey(db: DbClient, key: ApiKey): Promise<ApiKeyRow> {
+  return db.apiKey.create({ data: key, omit: withoutKeyHash });
 }
 
 export function listApiKeys(db: DbClient, accountId: string, page: IdPage): Promise<ApiKeyRow[]> {
-  return db.apiKey.findMany({ ...idPageQuery({ accountId }, page), select: apiKeyColumns });
+  return db.apiKey.findMany({ ...idPageQuery({ accountId }, page), omit: withoutKeyHash });
 }
 
 /** The key whose secret hashes to `keyHash`, in any account: who a bearer token is (authenticate.ts). */
@@ -46,7 +29,7 @@ export function findApiKeyByToken(
 
 /** An account's key by the hash of its secret (null once deleted). */
 export function findApiKeyByHash(db: DbClient, accountId: string, keyHash: string): Promise<ApiKeyRow | null> {
-  return db.apiKey.findFirst({ where: { accountId, keyHash }, select: apiKeyColumns });
+  return db.apiKey.findFirst({ where: { accountId, keyHash }, omit: withoutKeyHash });
 }
 
 /**

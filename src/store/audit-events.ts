@@ -1,6 +1,6 @@
-import { Prisma } from "../../gen/prisma/client.js";
-import type { AuditActorType } from "../../gen/prisma/enums.js";
+import { type AuditEvent, Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
+import { cursorText, type KeysetPageRequest } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
 
 // The audit log (docs/audit-log.md). Append-only: this module inserts, lists, raises a failed
@@ -9,27 +9,16 @@ import type { Db } from "./open-database.js";
 // Listing is newest first on (create_time, id); the cursor carries create_time with its
 // microseconds (keyset-page.ts says why).
 
-export interface NewAuditEvent {
-  id: string;
-  accountId: string | null;
-  actorType: AuditActorType;
-  actor: string;
-  sessionId: string | null;
-  method: string;
-  resource: string;
-  changedFields: string[];
+/** Where a failed authentication is counted (countFailedAuthentication). */
+type FailedAuthenticationColumns = "callCount" | "addressGroup" | "windowStart";
+
+export interface NewAuditEvent extends Omit<AuditEvent, FailedAuthenticationColumns | "request"> {
   /** The redacted request as JSON (server/audit-record.ts); never a secret. */
   request: Prisma.InputJsonValue;
-  address: string;
-  requestId: string;
-  code: number;
-  createTime: Date;
 }
 
-export interface AuditEventRow extends Omit<NewAuditEvent, "request"> {
-  request: Prisma.JsonValue;
-  /** The calls the event stands for (failed authentications of one address group and window). */
-  callCount: number;
+/** `callCount`: the calls the event stands for (failed authentications of one address group and window). */
+export interface AuditEventRow extends Omit<AuditEvent, "addressGroup" | "windowStart"> {
   cursor: readonly string[];
 }
 
@@ -39,7 +28,7 @@ export interface FailedAuthenticationKey {
   windowStart: Date;
 }
 
-export interface AuditEventQuery {
+export interface AuditEventQuery extends KeysetPageRequest {
   /** An account's events; null: events of no account; undefined: every event (the operator). */
   accountId: string | null | undefined;
   resource: string | undefined;
@@ -47,9 +36,6 @@ export interface AuditEventQuery {
   method: string | undefined;
   since: Date | undefined;
   before: Date | undefined;
-  /** [createTimeText, id] of the last event of the previous page. */
-  after: readonly string[] | undefined;
-  take: number;
 }
 
 export async function insertAuditEvent(db: DbClient, event: NewAuditEvent): Promise<void> {
@@ -93,7 +79,7 @@ export async function listAuditEvents(db: DbClient, query: AuditEventQuery): Pro
     SELECT id, account_id AS "accountId", actor_type::text AS "actorType", actor, session_id AS "sessionId", method,
            resource, COALESCE(changed_fields, '{}') AS "changedFields", request, address, request_id AS "requestId",
            code, create_time AS "createTime", call_count AS "callCount",
-           to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorTime"
+           ${cursorText("create_time")} AS "cursorTime"
       FROM audit_events
      WHERE ${where}
      ORDER BY create_time DESC, id DESC

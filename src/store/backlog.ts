@@ -13,31 +13,25 @@ export interface Backlog {
   oldestVerifying: Date | null;
 }
 
-interface BacklogRow {
-  initiated: bigint;
-  authorized: bigint;
-  oldest_authorized: Date | null;
-  verifying: bigint;
-  oldest_verifying: Date | null;
-}
+type BacklogRow = Pick<Backlog, "oldestAuthorized" | "oldestVerifying"> &
+  Record<"initiated" | "authorized" | "verifying", bigint>;
 
 /**
  * One round trip on every scrape, so every part reads an index: purchases (state, create_time)
  * and campaigns (state). Only the non-final rows are visited, which settle within minutes.
  */
 export async function readBacklog(db: DbClient): Promise<Backlog> {
-  const rows = await db.$queryRaw<BacklogRow[]>`
+  const [row] = await db.$queryRaw<BacklogRow[]>`
     SELECT (SELECT count(*) FROM purchases WHERE state = ${stateValue("INITIATED")}) AS initiated,
            (SELECT count(*) FROM purchases WHERE state = ${stateValue("AUTHORIZED")}) AS authorized,
-           (SELECT min(create_time) FROM purchases WHERE state = ${stateValue("AUTHORIZED")}) AS oldest_authorized,
+           (SELECT min(create_time) FROM purchases WHERE state = ${stateValue("AUTHORIZED")}) AS "oldestAuthorized",
            (SELECT count(*) FROM campaigns WHERE state = 'VERIFYING') AS verifying,
-           (SELECT min(update_time) FROM campaigns WHERE state = 'VERIFYING') AS oldest_verifying`;
-  const row = rows[0];
+           (SELECT min(update_time) FROM campaigns WHERE state = 'VERIFYING') AS "oldestVerifying"`;
   if (!row) throw new Error("the backlog query returned no row");
+  const { initiated, authorized, verifying, ...oldest } = row;
   return {
-    unsettled: { INITIATED: Number(row.initiated), AUTHORIZED: Number(row.authorized) },
-    oldestAuthorized: row.oldest_authorized,
-    verifying: Number(row.verifying),
-    oldestVerifying: row.oldest_verifying,
+    ...oldest,
+    unsettled: { INITIATED: Number(initiated), AUTHORIZED: Number(authorized) },
+    verifying: Number(verifying),
   };
 }

@@ -1,5 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
-import type { CampaignState, FundingVisibility } from "../../gen/prisma/enums.js";
+import type { CampaignState } from "../../gen/prisma/enums.js";
 import type { DbClient, InTransaction } from "./db-client.js";
 import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import { takeDueLeases } from "./leases.js";
@@ -9,53 +9,7 @@ import type { Db } from "./open-database.js";
 // Campaigns (spec 3.2): each with its own top-up-only funding project, its verification facts
 // and, once the hosting side started one, its latest transfer.
 
-export interface TransferItemRow {
-  resourceId: string;
-  position: number;
-  state: "PENDING" | "MOVED" | "AWAITING_ACKNOWLEDGEMENT" | "FRESH_INSTALL" | "FAILED";
-  detail: string;
-}
-
-export interface TransferRow {
-  id: string;
-  sourceProjectId: string;
-  mode: "CONVERT" | "MOVE";
-  acknowledgeWarnings: boolean;
-  requestId: string | null;
-  state: "RUNNING" | "AWAITING_ACKNOWLEDGEMENT" | "SUCCEEDED" | "FAILED";
-  createTime: Date;
-  endTime: Date | null;
-  items: TransferItemRow[];
-}
-
-export interface CampaignRow {
-  id: string;
-  accountId: string;
-  displayName: string;
-  gameId: string;
-  linkId: string;
-  appId: bigint;
-  fundingVisibility: FundingVisibility;
-  campaignKey: string;
-  state: CampaignState;
-  keyOwnsApp: boolean;
-  removedFromSale: boolean;
-  endingAnnouncement: string;
-  explanation: string;
-  verifyTime: Date | null;
-  projectId: string;
-  /** The runway (days) below which a campaign.runway_low webhook event fires; 0: never. */
-  runwayAlertDays: number;
-  /** Whether players may fund the campaign from its public page; off until the studio turns it on. */
-  webFundingEnabled: boolean;
-  version: number;
-  createTime: Date;
-  updateTime: Date;
-  /** The latest transfer, newest first; none until one was started. */
-  transfers: TransferRow[];
-}
-
-/** What every campaign read includes: the latest transfer with its items (CampaignRow). */
+/** What every campaign read includes: the latest transfer with its items. */
 export const withLatestTransfer = {
   transfers: {
     orderBy: [{ createTime: "desc" }, { id: "desc" }],
@@ -64,21 +18,21 @@ export const withLatestTransfer = {
   },
 } satisfies Prisma.CampaignInclude;
 
+/** A campaign (prisma/schema.prisma documents its columns) with its latest transfer, if one was started. */
+export type CampaignRow = Prisma.CampaignGetPayload<{ include: typeof withLatestTransfer }>;
+export type TransferRow = CampaignRow["transfers"][number];
+
 export function gameExists(db: Db, accountId: string, gameId: string): Promise<boolean> {
   return db.game.count({ where: { id: gameId, accountId } }).then((count) => count > 0);
 }
 
-type CampaignIdentity = "id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId";
+type CampaignIdentity = "id" | "accountId" | "displayName" | "gameId" | "linkId" | "appId" | "campaignKey";
+type CampaignSettings = "fundingVisibility" | "runwayAlertDays" | "webFundingEnabled";
 
+/** AIP-155: with the create's request id and request hash, or null. */
 export interface NewCampaign
-  extends Pick<
-    CampaignRow,
-    CampaignIdentity | "fundingVisibility" | "campaignKey" | "projectId" | "runwayAlertDays" | "webFundingEnabled"
-  > {
+  extends Pick<CampaignRow, CampaignIdentity | CampaignSettings | "projectId" | "requestId" | "requestHash"> {
   now: Date;
-  /** AIP-155: the create's request id and request hash, or null. */
-  requestId: string | null;
-  requestHash: string | null;
 }
 
 /** The campaign and its funding project in one transaction (spec 3.2, 1.1). */
@@ -102,11 +56,7 @@ export function insertCampaignWithProject(db: Db, campaign: NewCampaign): Promis
 }
 
 /** The campaign an earlier create with `requestId` made in the account. */
-export function findCampaignByRequest(
-  db: Db,
-  accountId: string,
-  requestId: string,
-): Promise<(CampaignRow & { requestHash: string | null }) | null> {
+export function findCampaignByRequest(db: Db, accountId: string, requestId: string): Promise<CampaignRow | null> {
   return db.campaign.findUnique({
     where: { accountId_requestId: { accountId, requestId } },
     include: withLatestTransfer,
@@ -134,12 +84,9 @@ export async function listCampaigns(db: Db, options: CampaignListing): Promise<P
   );
 }
 
-export interface CampaignChanges {
-  displayName?: string;
-  fundingVisibility?: FundingVisibility;
-  runwayAlertDays?: number;
-  webFundingEnabled?: boolean;
-}
+export type CampaignChanges = Partial<
+  Pick<CampaignRow, "displayName" | "fundingVisibility" | "runwayAlertDays" | "webFundingEnabled">
+>;
 
 /**
  * A conditional write on `version` (AIP-154): of two updates made with the same etag, only
@@ -257,12 +204,9 @@ export async function leaseVerifications(
   return leased.map((task) => ({ ...task, appId: BigInt(task.appId), leaseUntil }));
 }
 
-export interface VerificationRecord {
+export interface VerificationRecord
+  extends Pick<CampaignRow, "keyOwnsApp" | "removedFromSale" | "endingAnnouncement" | "explanation"> {
   state: "VERIFIED" | "NEEDS_REVIEW";
-  keyOwnsApp: boolean;
-  removedFromSale: boolean;
-  endingAnnouncement: string;
-  explanation: string;
 }
 
 /** Writes the outcome while this replica still holds the lease and the campaign still waits for it. */
@@ -306,4 +250,27 @@ export async function postponeVerification(
       updateTime: options.now,
     },
   });
+}
+
+// The operator's review decisions (services/operator/review-decisions.ts).
+
+export async function findCampaignState(
+  db: DbClient,
+  accountId: string,
+  id: string,
+): Promise<CampaignState | undefined> {
+  const row = await db.campaign.findFirst({ where: { id, accountId }, select: { state: true } });
+  return row?.state;
+}
+
+/** Moves a campaign from `from` to `to` only if it is still in `from`; whether it moved. */
+export async function moveCampaign(
+  db: DbClient,
+  change: { accountId: string; id: string; from: CampaignState; to: CampaignState; explanation: string; now: Date },
+): Promise<boolean> {
+  const { count } = await db.campaign.updateMany({
+    where: { id: change.id, accountId: change.accountId, state: change.from },
+    data: { state: change.to, explanation: change.explanation, version: { increment: 1 }, updateTime: change.now },
+  });
+  return count > 0;
 }

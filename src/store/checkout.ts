@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "../../gen/prisma/client.js";
-import type { CheckoutState } from "../../gen/prisma/enums.js";
+import type { CheckoutSession, Prisma } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
@@ -9,16 +8,7 @@ import type { Db } from "./open-database.js";
 // OPEN -> COMPLETE in the same transaction as the credit, and the ledger entry is unique per
 // session.
 
-export interface CheckoutRow {
-  id: string;
-  accountId: string;
-  projectId: string | null;
-  amountNanos: bigint;
-  state: CheckoutState;
-  checkoutUrl: string;
-  requestId: string | null;
-  createTime: Date;
-}
+export type CheckoutRow = CheckoutSession;
 
 export type NewCheckout = Omit<CheckoutRow, "state">;
 

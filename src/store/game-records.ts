@@ -1,14 +1,10 @@
+import type { Game } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
 
 // The host's record of a studio's games (encore.hosting.v1 Game).
 
-export interface GameRow {
-  id: string;
-  accountId: string;
-  displayName: string;
-  createTime: Date;
-}
+export type GameRow = Game;
 
 export function insertGame(db: DbClient, row: GameRow): Promise<GameRow> {
   return db.game.create({ data: row });

@@ -22,6 +22,11 @@ export interface KeysetPageRequest {
   take: number;
 }
 
+/** `column`, a timestamptz, as a cursor's text: UTC with its microseconds. */
+export function cursorText(column: string): Prisma.Sql {
+  return Prisma.sql`to_char(${Prisma.raw(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
 export interface PageKey {
   id: string;
   /** create_time, UTC, microseconds: the cursor's first half. */
@@ -39,7 +44,7 @@ async function pageKeys(db: Db, list: KeysetList, { after, take }: KeysetPageReq
         ? Prisma.sql`AND (create_time, id) < (${after[0]}::timestamptz, ${after[1]})`
         : Prisma.sql`AND (create_time, id) > (${after[0]}::timestamptz, ${after[1]})`;
   return db.$queryRaw<PageKey[]>`
-    SELECT id, to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createTimeText"
+    SELECT id, ${cursorText("create_time")} AS "createTimeText"
       FROM ${Prisma.raw(table)}
      WHERE ${where} ${afterCursor}
      ORDER BY ${order}

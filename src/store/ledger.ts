@@ -3,11 +3,12 @@ import { Prisma } from "../../gen/prisma/client.js";
 import type { LedgerType } from "../../gen/prisma/enums.js";
 import { meterSpan } from "../domain/metering.js";
 import type { DbClient, InTransaction } from "./db-client.js";
+import { cursorText, type KeysetPageRequest } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
 
-// A project's ledger: every movement of its balance (player top-ups, developer top-ups,
-// usage, reversals of player top-ups). Listing is newest first on (create_time, id); the cursor carries create_time with its
-// microseconds, since entries written with the database's now() have them.
+// A project's ledger: every movement of its balance (player top-ups, developer top-ups, usage,
+// reversals of player top-ups). Listing is newest first on (create_time, id); the cursor keeps
+// create_time's microseconds, since entries written with the database's now() have them.
 
 export interface LedgerRow {
   id: string;
@@ -23,13 +24,11 @@ export interface LedgerRow {
   cursor: readonly string[];
 }
 
-export interface LedgerQuery {
+export interface LedgerQuery extends KeysetPageRequest {
   projectId: string;
   type: LedgerType | undefined;
   since: Date | undefined;
   before: Date | undefined;
-  after: readonly string[] | undefined;
-  take: number;
 }
 
 export async function listLedgerEntries(db: DbClient, query: LedgerQuery): Promise<LedgerRow[]> {
@@ -44,7 +43,7 @@ export async function listLedgerEntries(db: DbClient, query: LedgerQuery): Promi
     SELECT l.id, l.type::text AS type, l.amount_nanos AS "amountNanos",
            COALESCE(l.purchase_id, l.reversal_id) AS "purchaseId", p.campaign_id AS "campaignId",
            l.checkout_session_id AS "checkoutSessionId", l.resource_id AS "resourceId", l.create_time AS "createTime",
-           to_char(l.create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorTime"
+           ${cursorText("l.create_time")} AS "cursorTime"
       FROM ledger_entries l
       LEFT JOIN purchases p ON p.id = COALESCE(l.purchase_id, l.reversal_id)
      WHERE ${Prisma.join(conditions, " AND ")}
@@ -66,31 +65,16 @@ export interface MeteredResource {
   meteredUntil: Date;
 }
 
-interface RawMetered {
-  id: string;
-  project_id: string;
-  state: string;
-  hourly_price_nanos: bigint;
-  metered_until: Date;
-}
-
 /** Locks a resource row for metering or moving; later writers wait, then see its new state. */
 export async function lockResource(
   tx: Prisma.TransactionClient,
   resourceId: string,
 ): Promise<MeteredResource | undefined> {
-  const rows = await tx.$queryRaw<RawMetered[]>`
-    SELECT id, project_id, state::text AS state, hourly_price_nanos, metered_until
+  const [row] = await tx.$queryRaw<MeteredResource[]>`
+    SELECT id, project_id AS "projectId", state = 'RUNNING' AS running, hourly_price_nanos AS "hourlyPriceNanos",
+           metered_until AS "meteredUntil"
       FROM resources WHERE id = ${resourceId} FOR UPDATE`;
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    running: row.state === "RUNNING",
-    hourlyPriceNanos: BigInt(row.hourly_price_nanos),
-    meteredUntil: row.metered_until,
-  };
+  return row && { ...row, hourlyPriceNanos: BigInt(row.hourlyPriceNanos) };
 }
 
 /**

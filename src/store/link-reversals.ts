@@ -21,28 +21,18 @@ export interface LinkReversalRow {
   reconcileTime: Date | null;
 }
 
-interface RawRow {
-  id: string;
-  account_id: string;
-  display_name: string;
-  sandbox: boolean;
-  issued_nanos: bigint;
-  reversed_nanos: bigint;
-  window_issued: bigint | null;
-  window_reversed: bigint | null;
-  window_count: bigint | null;
-  reconcile_time: Date | null;
-}
+type WindowSums = "windowIssuedNanos" | "windowReversedNanos" | "windowReversalCount";
 
 /** Links in id order after `page.after`, with what was issued and reversed since `since`. */
 export async function listLinkReversals(db: DbClient, options: IdPage & { since: Date }): Promise<LinkReversalRow[]> {
   const after = options.after ?? "";
-  const rows = await db.$queryRaw<RawRow[]>`
-    SELECT d.id, d.account_id, d.display_name, d.sandbox, d.issued_nanos, d.reversed_nanos, d.reconcile_time,
+  const rows = await db.$queryRaw<(Omit<LinkReversalRow, WindowSums> & Record<WindowSums, bigint | null>)[]>`
+    SELECT d.id, d.account_id AS "accountId", d.display_name AS "displayName", d.sandbox,
+           d.issued_nanos AS "issuedNanos", d.reversed_nanos AS "reversedNanos", d.reconcile_time AS "reconcileTime",
            (SELECT SUM(p.credit_nanos) FROM purchases p
              WHERE p.link_id = d.id AND NOT p.sandbox AND p.credit_time >= ${options.since})
-             AS window_issued,
-           w.window_reversed, w.window_count
+             AS "windowIssuedNanos",
+           w.window_reversed AS "windowReversedNanos", w.window_count AS "windowReversalCount"
       FROM distributor_links d
       LEFT JOIN LATERAL (
         SELECT -SUM(l.amount_nanos) AS window_reversed, COUNT(DISTINCT l.reversal_id) AS window_count
@@ -51,16 +41,13 @@ export async function listLinkReversals(db: DbClient, options: IdPage & { since:
      WHERE d.id > ${after}
      ORDER BY d.id
      LIMIT ${options.take}`;
+  // Sums come back as numerics, and are null over no rows.
   return rows.map((row) => ({
-    id: row.id,
-    accountId: row.account_id,
-    displayName: row.display_name,
-    sandbox: row.sandbox,
-    issuedNanos: BigInt(row.issued_nanos),
-    reversedNanos: BigInt(row.reversed_nanos),
-    windowIssuedNanos: BigInt(row.window_issued ?? 0),
-    windowReversedNanos: BigInt(row.window_reversed ?? 0),
-    windowReversalCount: BigInt(row.window_count ?? 0),
-    reconcileTime: row.reconcile_time,
+    ...row,
+    issuedNanos: BigInt(row.issuedNanos),
+    reversedNanos: BigInt(row.reversedNanos),
+    windowIssuedNanos: BigInt(row.windowIssuedNanos ?? 0),
+    windowReversedNanos: BigInt(row.windowReversedNanos ?? 0),
+    windowReversalCount: BigInt(row.windowReversalCount ?? 0),
   }));
 }

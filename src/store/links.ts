@@ -1,4 +1,4 @@
-import { Prisma } from "../../gen/prisma/client.js";
+import { type DistributorLink, Prisma, type Settlement } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
@@ -7,71 +7,37 @@ import { SETTINGS_ID } from "./settings.js";
 // Distributor links (spec 2.6, 3.3): the encrypted publisher key, its fingerprint and the
 // link's money (outstanding, reserved, limit) as integer nano-USD.
 
-export interface LinkRow {
-  id: string;
-  accountId: string;
-  displayName: string;
-  sandbox: boolean;
-  publisherKeyEncrypted: Uint8Array;
-  fingerprint: string;
-  state: "ACTIVE" | "CREDENTIAL_INVALID";
-  outstandingNanos: bigint;
-  reservedNanos: bigint;
-  outstandingLimitNanos: bigint;
-  version: number;
-  createTime: Date;
-  updateTime: Date;
-}
+/** The link's columns: prisma/schema.prisma says what each holds. */
+export type LinkRow = DistributorLink;
 
-export interface NewLink {
-  id: string;
-  accountId: string;
-  displayName: string;
-  sandbox: boolean;
+export interface NewLink
+  extends Pick<LinkRow, "id" | "accountId" | "displayName" | "sandbox" | "fingerprint" | "requestId" | "requestHash"> {
   publisherKeyEncrypted: Uint8Array<ArrayBuffer>;
-  fingerprint: string;
   now: Date;
-  /** AIP-155: the create's request id and request hash, or null. */
-  requestId: string | null;
-  requestHash: string | null;
 }
 
 /** A new link starts at the operator's default outstanding limit (DESIGN 3), read in the same write. */
 export async function insertLink(db: Db, link: NewLink): Promise<LinkRow> {
+  const { now, ...fields } = link;
   return db.$transaction(async (tx) => {
     const settings = await tx.operatorSettings.findUnique({ where: { id: SETTINGS_ID } });
     return tx.distributorLink.create({
       data: {
-        id: link.id,
-        accountId: link.accountId,
-        displayName: link.displayName,
-        sandbox: link.sandbox,
-        publisherKeyEncrypted: link.publisherKeyEncrypted,
-        fingerprint: link.fingerprint,
+        ...fields,
         outstandingLimitNanos: settings?.defaultOutstandingLimitNanos ?? 0n,
-        requestId: link.requestId,
-        requestHash: link.requestHash,
-        createTime: link.now,
-        updateTime: link.now,
+        createTime: now,
+        updateTime: now,
       },
     });
   });
 }
 
 /** The link an earlier create with `requestId` made in the account. */
-export function findLinkByRequest(
-  db: Db,
-  accountId: string,
-  requestId: string,
-): Promise<(LinkRow & { requestHash: string | null }) | null> {
+export function findLinkByRequest(db: Db, accountId: string, requestId: string): Promise<LinkRow | null> {
   return db.distributorLink.findUnique({ where: { accountId_requestId: { accountId, requestId } } });
 }
 
-export function findLink(
-  db: Db | Prisma.TransactionClient,
-  accountId: string,
-  linkId: string,
-): Promise<LinkRow | null> {
+export function findLink(db: DbClient, accountId: string, linkId: string): Promise<LinkRow | null> {
   return db.distributorLink.findFirst({ where: { id: linkId, accountId } });
 }
 
@@ -163,13 +129,19 @@ export async function markCredentialInvalid(
   return marked.count === 1;
 }
 
-export interface SettlementRow {
-  id: string;
-  linkId: string;
-  amountNanos: bigint;
-  reference: string;
-  createTime: Date;
+/** Sets a link's outstanding limit (spec 8); the link with its new limit, or null when the account has no such link. */
+export async function setOutstandingLimit(
+  db: DbClient,
+  change: { accountId: string; linkId: string; limitNanos: bigint; now: Date },
+): Promise<LinkRow | null> {
+  const { count } = await db.distributorLink.updateMany({
+    where: { id: change.linkId, accountId: change.accountId },
+    data: { outstandingLimitNanos: change.limitNanos, version: { increment: 1 }, updateTime: change.now },
+  });
+  return count === 0 ? null : findLink(db, change.accountId, change.linkId);
 }
+
+export type SettlementRow = Settlement;
 
 /** The link's settlements, newest first. */
 export function listSettlements(db: Db, linkId: string, page: KeysetPageRequest): Promise<Paged<SettlementRow>[]> {

@@ -1,3 +1,4 @@
+import type { Member } from "../../gen/prisma/client.js";
 import type { Role } from "../domain/permissions.js";
 import { deleteUnlessLastOwner, guardLastOwner, type OwnerGuarded } from "./account-owners.js";
 import type { DbClient } from "./db-client.js";
@@ -6,26 +7,18 @@ import type { Db } from "./open-database.js";
 
 // Members: users of an account by email, each with one role; sessions act as a member.
 
-export interface MemberRow {
-  id: string;
-  accountId: string;
-  email: string;
-  role: Role;
-  createTime: Date;
-}
-
-const memberColumns = { id: true, accountId: true, email: true, role: true, createTime: true } as const;
+export type MemberRow = Member;
 
 export function insertMember(db: DbClient, member: MemberRow): Promise<MemberRow> {
-  return db.member.create({ data: member, select: memberColumns });
+  return db.member.create({ data: member });
 }
 
 export function findMember(db: DbClient, accountId: string, id: string): Promise<MemberRow | null> {
-  return db.member.findFirst({ where: { id, accountId }, select: memberColumns });
+  return db.member.findFirst({ where: { id, accountId } });
 }
 
 export function listMembers(db: DbClient, accountId: string, page: IdPage): Promise<MemberRow[]> {
-  return db.member.findMany({ ...idPageQuery({ accountId }, page), select: memberColumns });
+  return db.member.findMany(idPageQuery({ accountId }, page));
 }
 
 /** Gives a member a new role, unless that demotes the account's last owner (account-owners.ts). */
@@ -38,7 +31,7 @@ export function updateMemberRole(
     accountId,
     target: { memberId: id },
     losesOwner: (current) => current === "OWNER" && role !== "OWNER",
-    write: (tx) => tx.member.update({ where: { id }, data: { role }, select: memberColumns }),
+    write: (tx) => tx.member.update({ where: { id }, data: { role } }),
   });
 }
 

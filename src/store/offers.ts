@@ -1,4 +1,4 @@
-import { Prisma } from "../../gen/prisma/client.js";
+import { type Offer, Prisma } from "../../gen/prisma/client.js";
 import { violates } from "./constraint-violation.js";
 import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { ConditionalWrite } from "./links.js";
@@ -7,24 +7,10 @@ import type { Db } from "./open-database.js";
 // Offers of a campaign (spec 2.6, 3.3). Purchases copy price and credit when they begin, so
 // nothing here ever touches a purchase: a new price applies to purchases begun afterwards.
 
-export interface OfferRow {
-  id: string;
-  campaignId: string;
-  displayName: string;
-  description: string;
-  priceNanos: bigint;
-  creditNanos: bigint;
-  active: boolean;
-  version: number;
-  createTime: Date;
-  updateTime: Date;
-}
+export type OfferRow = Offer;
 
 export interface NewOffer extends Omit<OfferRow, "version" | "createTime" | "updateTime"> {
   now: Date;
-  /** AIP-155: the create's request id and request hash, or null. */
-  requestId: string | null;
-  requestHash: string | null;
 }
 
 export function insertOffer(db: Db, offer: NewOffer): Promise<OfferRow> {
@@ -33,11 +19,7 @@ export function insertOffer(db: Db, offer: NewOffer): Promise<OfferRow> {
 }
 
 /** The offer an earlier create with `requestId` made in the campaign. */
-export function findOfferByRequest(
-  db: Db,
-  campaignId: string,
-  requestId: string,
-): Promise<(OfferRow & { requestHash: string | null }) | null> {
+export function findOfferByRequest(db: Db, campaignId: string, requestId: string): Promise<OfferRow | null> {
   return db.offer.findUnique({ where: { campaignId_requestId: { campaignId, requestId } } });
 }
 
@@ -56,13 +38,9 @@ export function listOffers(db: Db, campaignId: string, page: KeysetPageRequest):
   return keysetPage(db, list, page, (ids) => db.offer.findMany({ where: { id: { in: ids } } }));
 }
 
-export interface OfferChanges {
-  displayName?: string;
-  description?: string;
-  priceNanos?: bigint;
-  creditNanos?: bigint;
-  active?: boolean;
-}
+export type OfferChanges = Partial<
+  Pick<OfferRow, "displayName" | "description" | "priceNanos" | "creditNanos" | "active">
+>;
 
 /** Writes only while the offer is still at `version` (AIP-154); bumps it. */
 export async function updateOfferAtVersion(

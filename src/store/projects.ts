@@ -1,49 +1,34 @@
+import type { Prisma, Project } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
 
 // Projects (encore.hosting.v1 Project): resources and the balance that pays for them. Campaign
 // projects are created with their campaign (store/campaigns.ts); these are the account's own.
 
-export interface ProjectRow {
-  id: string;
-  accountId: string;
-  displayName: string;
-  topUpOnly: boolean;
-  balanceNanos: bigint;
-  createTime: Date;
-  /** The campaign whose funding project this is, if any. */
-  campaignId: string | null;
+/** A project, with the campaign whose funding project it is, if any. */
+export type ProjectRow = Project & { campaignId: string | null };
+
+const include = { campaign: { select: { id: true } } } satisfies Prisma.ProjectInclude;
+
+function toRow({ campaign, ...row }: Prisma.ProjectGetPayload<{ include: typeof include }>): ProjectRow {
+  return { ...row, campaignId: campaign?.id ?? null };
 }
-
-const select = {
-  id: true,
-  accountId: true,
-  displayName: true,
-  topUpOnly: true,
-  balanceNanos: true,
-  createTime: true,
-  campaign: { select: { id: true } },
-} as const;
-
-type Selected = Omit<ProjectRow, "campaignId"> & { campaign: { id: string } | null };
-
-const toRow = ({ campaign, ...row }: Selected): ProjectRow => ({ ...row, campaignId: campaign?.id ?? null });
 
 export async function insertProject(
   db: DbClient,
   row: { id: string; accountId: string; displayName: string; createTime: Date },
 ): Promise<ProjectRow> {
-  return toRow(await db.project.create({ data: { ...row, topUpOnly: false }, select }));
+  return toRow(await db.project.create({ data: { ...row, topUpOnly: false }, include }));
 }
 
 export async function findProject(db: DbClient, accountId: string, projectId: string): Promise<ProjectRow | undefined> {
-  const row = await db.project.findFirst({ where: { id: projectId, accountId }, select });
+  const row = await db.project.findFirst({ where: { id: projectId, accountId }, include });
   return row ? toRow(row) : undefined;
 }
 
 /** One page of an account's projects in id order, campaign projects included. */
 export async function listProjects(db: DbClient, accountId: string, page: IdPage): Promise<ProjectRow[]> {
-  const rows = await db.project.findMany({ ...idPageQuery({ accountId }, page), select });
+  const rows = await db.project.findMany({ ...idPageQuery({ accountId }, page), include });
   return rows.map(toRow);
 }
 

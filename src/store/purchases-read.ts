@@ -1,7 +1,5 @@
 import { Prisma } from "../../gen/prisma/client.js";
 import type { SpendWindow } from "../domain/funding.js";
-import type { PurchaseChannel, PurchaseState } from "../domain/purchase-state.js";
-import type { ReversalKind } from "../domain/reversal.js";
 import type { DbClient } from "./db-client.js";
 import { type KeysetPageRequest, keysetPage, type Paged } from "./keyset-page.js";
 import type { Db } from "./open-database.js";
@@ -10,44 +8,13 @@ import { withinWindow } from "./spend-window.js";
 // The studio's reads of its campaigns' purchases and funding (spec 4.6). Purchases are
 // written only by the purchase flow; nothing here changes them.
 
-export interface PurchaseRow {
-  id: string;
-  campaignId: string;
-  offerId: string;
-  orderId: bigint;
-  playerId: string;
-  state: PurchaseState;
-  channel: PurchaseChannel;
-  priceNanos: bigint;
-  creditNanos: bigint;
-  sandbox: boolean;
-  createTime: Date;
-  updateTime: Date;
-  creditTime: Date | null;
-  reversal: {
-    kind: ReversalKind;
-    reversedNanos: bigint;
-    platformTime: Date;
-    seenTime: Date;
-  } | null;
-}
-
+/** A purchase as the studio reads it, with its reversal if any. */
 const purchaseFields = {
-  id: true,
-  campaignId: true,
-  offerId: true,
-  orderId: true,
-  playerId: true,
-  state: true,
-  channel: true,
-  priceNanos: true,
-  creditNanos: true,
-  sandbox: true,
-  createTime: true,
-  updateTime: true,
-  creditTime: true,
-  reversal: { select: { kind: true, reversedNanos: true, platformTime: true, seenTime: true } },
-} satisfies Prisma.PurchaseSelect;
+  omit: { linkId: true, transId: true, initTxnEndTime: true, steamUrl: true, language: true },
+  include: { reversal: { select: { kind: true, reversedNanos: true, platformTime: true, seenTime: true } } },
+} satisfies Prisma.PurchaseDefaultArgs;
+
+export type PurchaseRow = Prisma.PurchaseGetPayload<typeof purchaseFields>;
 
 export function findPurchase(
   db: DbClient,
@@ -55,7 +22,7 @@ export function findPurchase(
 ): Promise<PurchaseRow | null> {
   return db.purchase.findFirst({
     where: { id: name.purchaseId, campaignId: name.campaignId, campaign: { accountId: name.accountId } },
-    select: purchaseFields,
+    ...purchaseFields,
   });
 }
 
@@ -84,7 +51,7 @@ export function listPurchases(
   if (options.before !== undefined) conditions.push(Prisma.sql`create_time < ${options.before}`);
   const list = { table: "purchases", where: Prisma.join(conditions, " AND "), direction: "newestFirst" } as const;
   return keysetPage(db, list, options, (ids) =>
-    db.purchase.findMany({ where: { id: { in: ids } }, select: purchaseFields }),
+    db.purchase.findMany({ where: { id: { in: ids } }, ...purchaseFields }),
   );
 }
 
@@ -99,15 +66,6 @@ export interface FundingFacts {
   reversedCreditNanos: bigint;
 }
 
-interface FundingRow {
-  balance_nanos: bigint;
-  usage_nanos: bigint | null;
-  purchase_count: bigint;
-  purchased_credit_nanos: bigint | null;
-  reversal_count: bigint;
-  reversed_credit_nanos: bigint | null;
-}
-
 /**
  * The campaign project's balance, its USAGE ledger entries, the purchases credited and the
  * credit reversed within the spend window, in one statement so the figures agree with each other.
@@ -119,33 +77,27 @@ export async function readFunding(
   options: { campaignId: string; window: SpendWindow },
 ): Promise<FundingFacts | undefined> {
   const { campaignId, window } = options;
-  const rows = await db.$queryRaw<FundingRow[]>`
-    SELECT p.balance_nanos,
+  const [row] = await db.$queryRaw<Record<keyof FundingFacts, bigint | null>[]>`
+    SELECT p.balance_nanos AS "balanceNanos",
            (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'USAGE'
-               AND ${withinWindow("l.create_time", window)}) AS usage_nanos,
+               AND ${withinWindow("l.create_time", window)}) AS "spendNanos",
            (SELECT COUNT(*) FROM purchases u
              WHERE u.campaign_id = c.id AND NOT u.sandbox
-               AND ${withinWindow("u.credit_time", window)}) AS purchase_count,
+               AND ${withinWindow("u.credit_time", window)}) AS "purchaseCount",
            (SELECT SUM(u.credit_nanos) FROM purchases u
              WHERE u.campaign_id = c.id AND NOT u.sandbox
-               AND ${withinWindow("u.credit_time", window)}) AS purchased_credit_nanos,
+               AND ${withinWindow("u.credit_time", window)}) AS "purchasedCreditNanos",
            (SELECT COUNT(DISTINCT l.reversal_id) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'REVERSAL'
-               AND ${withinWindow("l.create_time", window)}) AS reversal_count,
+               AND ${withinWindow("l.create_time", window)}) AS "reversalCount",
            (SELECT -SUM(l.amount_nanos) FROM ledger_entries l
              WHERE l.project_id = p.id AND l.type = 'REVERSAL'
-               AND ${withinWindow("l.create_time", window)}) AS reversed_credit_nanos
+               AND ${withinWindow("l.create_time", window)}) AS "reversedCreditNanos"
       FROM campaigns c JOIN projects p ON p.id = c.project_id
      WHERE c.id = ${campaignId}`;
-  const row = rows[0];
   if (!row) return undefined;
-  return {
-    balanceNanos: BigInt(row.balance_nanos),
-    spendNanos: row.usage_nanos === null ? 0n : BigInt(row.usage_nanos),
-    purchaseCount: BigInt(row.purchase_count),
-    purchasedCreditNanos: row.purchased_credit_nanos === null ? 0n : BigInt(row.purchased_credit_nanos),
-    reversalCount: BigInt(row.reversal_count),
-    reversedCreditNanos: row.reversed_credit_nanos === null ? 0n : BigInt(row.reversed_credit_nanos),
-  };
+  // Sums come back as numerics, and are null over no rows.
+  const facts = Object.entries(row).map(([key, value]) => [key, value === null ? 0n : BigInt(value)]);
+  return Object.fromEntries(facts) as FundingFacts;
 }

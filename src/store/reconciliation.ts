@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "../../gen/prisma/client.js";
+import { Prisma } from "../../gen/prisma/client.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
 import type { ReversalKind } from "../domain/reversal.js";
 import type { DbClient } from "./db-client.js";
@@ -66,16 +66,6 @@ export interface ReconciledRow {
   reversal: { kind: ReversalKind; reversedNanos: bigint } | undefined;
 }
 
-interface RawPurchase {
-  id: string;
-  order_id: string;
-  state: PurchaseState;
-  credited: boolean;
-  sandbox: boolean;
-  credit_nanos: bigint;
-  project_id: string;
-}
-
 /**
  * The link's purchases of `appId` with these order ids. With `lock`, their rows are locked for
  * the caller's transaction first, and reversals are read after the lock is held (a concurrent
@@ -87,19 +77,13 @@ export async function findReconciledPurchases(
 ): Promise<ReconciledRow[]> {
   if (options.orderIds.length === 0) return [];
   const ids = [...options.orderIds];
-  const rows = options.lock
-    ? await db.$queryRaw<RawPurchase[]>`
-        SELECT p.id, p.order_id::text AS order_id, p.state::text AS state, p.credit_time IS NOT NULL AS credited,
-               p.sandbox, p.credit_nanos, c.project_id
-          FROM purchases p JOIN campaigns c ON c.id = p.campaign_id
-         WHERE p.link_id = ${options.linkId} AND c.app_id = ${options.appId} AND p.order_id = ANY(${ids}::bigint[])
-         ORDER BY p.id
-           FOR UPDATE OF p`
-    : await db.$queryRaw<RawPurchase[]>`
-        SELECT p.id, p.order_id::text AS order_id, p.state::text AS state, p.credit_time IS NOT NULL AS credited,
-               p.sandbox, p.credit_nanos, c.project_id
-          FROM purchases p JOIN campaigns c ON c.id = p.campaign_id
-         WHERE p.link_id = ${options.linkId} AND c.app_id = ${options.appId} AND p.order_id = ANY(${ids}::bigint[])`;
+  const lock = options.lock ? Prisma.sql`ORDER BY p.id FOR UPDATE OF p` : Prisma.empty;
+  const rows = await db.$queryRaw<Omit<ReconciledRow, "reversal">[]>`
+    SELECT p.id, p.order_id::text AS "orderId", p.state::text AS state, p.credit_time IS NOT NULL AS credited,
+           p.sandbox, p.credit_nanos AS "creditNanos", c.project_id AS "projectId"
+      FROM purchases p JOIN campaigns c ON c.id = p.campaign_id
+     WHERE p.link_id = ${options.linkId} AND c.app_id = ${options.appId} AND p.order_id = ANY(${ids}::bigint[])
+     ${lock}`;
   const reversals = await db.purchaseReversal.findMany({
     where: { purchaseId: { in: rows.map((row) => row.id) } },
     select: { purchaseId: true, kind: true, reversedNanos: true },
@@ -108,13 +92,8 @@ export async function findReconciledPurchases(
   return rows.map((row) => {
     const reversal = byPurchase.get(row.id);
     return {
-      id: row.id,
-      orderId: row.order_id,
-      state: row.state,
-      credited: row.credited,
-      sandbox: row.sandbox,
-      creditNanos: BigInt(row.credit_nanos),
-      projectId: row.project_id,
+      ...row,
+      creditNanos: BigInt(row.creditNanos),
       reversal: reversal && { kind: reversal.kind, reversedNanos: reversal.reversedNanos },
     };
   });

@@ -1,4 +1,4 @@
-import type { ResourceTraits } from "../domain/transfer-plan.js";
+import type { Resource } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
 import { chargeUsage, lockResource } from "./ledger.js";
@@ -7,15 +7,7 @@ import type { Db } from "./open-database.js";
 // Resources of projects, in regions, at an hourly price (encore.hosting.v1 Resource), and the
 // regions table whose `listing_fails` simulates a region the host cannot list.
 
-export interface ResourceRow extends ResourceTraits {
-  id: string;
-  projectId: string;
-  displayName: string;
-  hourlyPriceNanos: bigint;
-  meteredUntil: Date;
-  createTime: Date;
-}
-
+export type ResourceRow = Resource;
 export type NewResource = Omit<ResourceRow, "meteredUntil">;
 
 /** Creates the resource (its region too, when new); it is metered from its creation. */

@@ -1,17 +1,10 @@
+import type { Session } from "../../gen/prisma/client.js";
 import type { DbClient } from "./db-client.js";
 
 // Members' sessions: only the SHA-256 of a token is kept. An expired session no longer
 // authenticates (server/interceptors/authenticate.ts) and is deleted by the session purge.
 
-export interface NewSession {
-  id: string;
-  memberId: string;
-  tokenHash: string;
-  expireTime: Date;
-  createTime: Date;
-}
-
-export async function insertSession(db: DbClient, session: NewSession): Promise<void> {
+export async function insertSession(db: DbClient, session: Session): Promise<void> {
   await db.session.create({ data: session });
 }
 

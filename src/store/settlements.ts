@@ -4,14 +4,8 @@ import type { Db } from "./open-database.js";
 
 // Settlements: what an account paid for credit already issued, recorded by the operator.
 
-export interface NewSettlement {
-  id: string;
+export interface NewSettlement extends SettlementRow {
   accountId: string;
-  linkId: string;
-  amountNanos: bigint;
-  reference: string;
-  requestId: string | null;
-  createTime: Date;
 }
 
 export type SettlementOutcome =

@@ -1,33 +1,11 @@
 import type { Prisma } from "../../gen/prisma/client.js";
-import type { TransferItemState, TransferMode, TransferState } from "../../gen/prisma/enums.js";
+import type { TransferMode } from "../../gen/prisma/enums.js";
 import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
 
 // Transfers and their items (spec 3.3, 4.6): the state a transfer survives a restart with.
 // A transfer is worked on by whoever holds its lease (`lease_until`): the StartTransfer call
 // for MODE_CONVERT, the mover job for MODE_MOVE, or the mover after a call that died.
-
-export interface TransferItemRecord {
-  resourceId: string;
-  position: number;
-  state: TransferItemState;
-  detail: string;
-}
-
-export interface TransferRecord {
-  id: string;
-  campaignId: string;
-  accountId: string;
-  sourceProjectId: string;
-  mode: TransferMode;
-  acknowledgeWarnings: boolean;
-  requestId: string | null;
-  state: TransferState;
-  error: string;
-  createTime: Date;
-  endTime: Date | null;
-  items: TransferItemRecord[];
-}
 
 const include = {
   items: { orderBy: { position: "asc" } },
@@ -36,12 +14,11 @@ const include = {
 
 type Loaded = Prisma.TransferGetPayload<{ include: typeof include }>;
 
-function toRecord({ campaign, leaseUntil: _lease, items, ...row }: Loaded): TransferRecord {
-  return {
-    ...row,
-    accountId: campaign.accountId,
-    items: items.map(({ resourceId, position, state, detail }) => ({ resourceId, position, state, detail })),
-  };
+/** A transfer with its items in the studio's order, and the account of its campaign. */
+export type TransferRecord = Omit<Loaded, "campaign"> & { accountId: string };
+
+function toRecord({ campaign, ...row }: Loaded): TransferRecord {
+  return { ...row, accountId: campaign.accountId };
 }
 
 export async function findTransfer(db: DbClient, transferId: string): Promise<TransferRecord | undefined> {
@@ -71,17 +48,14 @@ export async function listTransfers(
   return rows.map(toRecord);
 }
 
-export interface NewTransfer {
-  id: string;
-  campaignId: string;
-  sourceProjectId: string;
-  mode: TransferMode;
-  acknowledgeWarnings: boolean;
-  requestId: string | null;
+/** `leaseUntil`: held by the caller from the start (MODE_CONVERT works within the call). */
+export interface NewTransfer
+  extends Pick<
+    Loaded,
+    "id" | "campaignId" | "sourceProjectId" | "mode" | "acknowledgeWarnings" | "requestId" | "leaseUntil"
+  > {
   resourceIds: readonly string[];
   now: Date;
-  /** Held by the caller from the start (MODE_CONVERT works within the call). */
-  leaseUntil: Date | null;
 }
 
 export type TransferStart =
@@ -97,6 +71,7 @@ export type TransferStart =
  * for one campaign are decided one after the other.
  */
 export function beginTransfer(db: Db, start: NewTransfer): Promise<TransferStart> {
+  const { resourceIds, now, ...fields } = start;
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<{ ready: boolean }[]>`
       SELECT ready_time IS NOT NULL AS ready FROM campaigns WHERE id = ${start.campaignId} FOR UPDATE`;
@@ -116,15 +91,9 @@ export function beginTransfer(db: Db, start: NewTransfer): Promise<TransferStart
     if (running) return { kind: "running", transferId: running.id };
     const created = await tx.transfer.create({
       data: {
-        id: start.id,
-        campaignId: start.campaignId,
-        sourceProjectId: start.sourceProjectId,
-        mode: start.mode,
-        acknowledgeWarnings: start.acknowledgeWarnings,
-        requestId: start.requestId,
-        leaseUntil: start.leaseUntil,
-        createTime: start.now,
-        items: { create: start.resourceIds.map((resourceId, position) => ({ resourceId, position })) },
+        ...fields,
+        createTime: now,
+        items: { create: resourceIds.map((resourceId, position) => ({ resourceId, position })) },
       },
       include,
     });

@@ -1,3 +1,4 @@
+import type { WebSession as WebSessionModel } from "../../gen/prisma/client.js";
 import { violates } from "./constraint-violation.js";
 import type { DbClient } from "./db-client.js";
 
@@ -5,29 +6,20 @@ import type { DbClient } from "./db-client.js";
 // the SHA-256 of a cookie's token is kept. An expired session is never read as live and is
 // deleted by the web session purge, with the OpenID nonces past their window.
 
-export interface WebSession {
-  id: string;
-  /** The OpenID sign-in under way (the state its return_to carries), if any. */
-  signInState: string | null;
-  /** The player Steam vouched for, once signed in. */
-  steamId: string | null;
-}
-
+/**
+ * What a live session tells: the OpenID sign-in under way (`signInState`, the state its
+ * return_to carries), if any, and the player Steam vouched for once signed in (`steamId`).
+ */
 const LIVE = { id: true, signInState: true, steamId: true } as const;
+
+export type WebSession = Pick<WebSessionModel, keyof typeof LIVE>;
 
 export async function insertWebSession(
   db: DbClient,
   session: { id: string; tokenHash: string; signInState: string; now: Date; expireTime: Date },
 ): Promise<void> {
-  await db.webSession.create({
-    data: {
-      id: session.id,
-      tokenHash: session.tokenHash,
-      signInState: session.signInState,
-      createTime: session.now,
-      expireTime: session.expireTime,
-    },
-  });
+  const { now, ...fields } = session;
+  await db.webSession.create({ data: { ...fields, createTime: now } });
 }
 
 /** The session whose token hashes to `tokenHash`; undefined when none, or expired by `now`. */

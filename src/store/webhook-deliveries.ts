@@ -1,3 +1,4 @@
+import type { Prisma } from "../../gen/prisma/client.js";
 import { allowRedelivery } from "../domain/webhook-redelivery.js";
 import type { DbClient } from "./db-client.js";
 import type { Db } from "./open-database.js";
@@ -5,39 +6,12 @@ import type { Db } from "./open-database.js";
 // Webhook deliveries: one event to one endpoint, as the API reads them, and redelivery. The
 // delivery job's side (which to attempt, what an attempt came to) is webhook-delivery-attempts.ts.
 
-export type WebhookDeliveryState = "PENDING" | "SUCCEEDED" | "FAILED";
-
-export interface WebhookDeliveryRow {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  state: WebhookDeliveryState;
-  attemptCount: number;
-  nextAttemptTime: Date | null;
-  lastAttemptTime: Date | null;
-  lastStatusCode: number;
-  lastLatencyMs: number;
-  lastError: string;
-  responseExcerpt: string;
-  createTime: Date;
-  event: { type: string };
-}
-
 const deliveryColumns = {
-  id: true,
-  eventId: true,
-  endpointId: true,
-  state: true,
-  attemptCount: true,
-  nextAttemptTime: true,
-  lastAttemptTime: true,
-  lastStatusCode: true,
-  lastLatencyMs: true,
-  lastError: true,
-  responseExcerpt: true,
-  createTime: true,
-  event: { select: { type: true } },
-} as const;
+  omit: { leaseUntil: true },
+  include: { event: { select: { type: true } } },
+} satisfies Prisma.WebhookDeliveryDefaultArgs;
+
+export type WebhookDeliveryRow = Prisma.WebhookDeliveryGetPayload<typeof deliveryColumns>;
 
 /** The endpoint's deliveries, newest first (ids sort in creation order). */
 export function listWebhookDeliveries(
@@ -50,7 +24,7 @@ export function listWebhookDeliveries(
       endpoint: { accountId: options.accountId },
       ...(options.before === undefined ? {} : { id: { lt: options.before } }),
     },
-    select: deliveryColumns,
+    ...deliveryColumns,
     orderBy: { id: "desc" },
     take: options.take,
   });
@@ -62,7 +36,7 @@ export function findWebhookDelivery(
 ): Promise<WebhookDeliveryRow | null> {
   return db.webhookDelivery.findFirst({
     where: { id: options.id, endpointId: options.endpointId, endpoint: { accountId: options.accountId } },
-    select: deliveryColumns,
+    ...deliveryColumns,
   });
 }
 
@@ -75,12 +49,6 @@ export type Redelivery =
   /** The endpoint queued its `perHour` redeliveries this hour; the next fits at `nextAllowed`. */
   | { kind: "limited"; nextAllowed: Date };
 
-interface EndpointWindowRow {
-  state: string;
-  redeliver_window_start: Date | null;
-  redeliver_count: number;
-}
-
 /**
  * Queues a finished delivery again at once, its attempts starting over; only to an ACTIVE
  * endpoint, and at most `perHour` an endpoint (docs/webhooks.md "Fairness"). The endpoint's row
@@ -92,15 +60,15 @@ export function redeliverWebhook(
 ): Promise<Redelivery> {
   const { endpointId, id, now } = options;
   return db.$transaction(async (tx): Promise<Redelivery> => {
-    const [endpoint] = await tx.$queryRaw<EndpointWindowRow[]>`
-      SELECT state::text AS state, redeliver_window_start, redeliver_count FROM webhook_endpoints
+    const [endpoint] = await tx.$queryRaw<{ state: string; start: Date | null; count: number }[]>`
+      SELECT state::text AS state, redeliver_window_start AS start, redeliver_count AS count FROM webhook_endpoints
        WHERE id = ${endpointId} AND account_id = ${options.accountId} FOR NO KEY UPDATE`;
     if (!endpoint) return { kind: "absent" };
     if (endpoint.state !== "ACTIVE") return { kind: "disabled" };
     const current = await findWebhookDelivery(tx, options);
     if (!current) return { kind: "absent" };
     if (current.state === "PENDING") return { kind: "pending", row: current };
-    const window = { start: endpoint.redeliver_window_start, count: Number(endpoint.redeliver_count) };
+    const window = { start: endpoint.start, count: Number(endpoint.count) };
     const allowance = allowRedelivery(window, { now, perHour: options.perHour });
     if (!allowance.allowed) return { kind: "limited", nextAllowed: allowance.nextAllowed };
     // Raw, so the count leaves the endpoint's update_time alone: it is not a change to the endpoint.

@@ -1,4 +1,4 @@
-import { Prisma } from "../../gen/prisma/client.js";
+import { Prisma, type WebhookDelivery, type WebhookEndpoint } from "../../gen/prisma/client.js";
 import { leaseFree, leaseHeld, takeDueLeases } from "./leases.js";
 import type { Db } from "./open-database.js";
 
@@ -13,17 +13,13 @@ import type { Db } from "./open-database.js";
 const LEASE_LOCK_KEY = 7_214_003_922n;
 
 /** A leased delivery with what an attempt needs. */
-export interface DeliveryTask {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  accountId: string;
-  url: string;
+export interface DeliveryTask
+  extends Pick<WebhookDelivery, "id" | "eventId" | "endpointId" | "attemptCount">,
+    Pick<
+      WebhookEndpoint,
+      "accountId" | "url" | "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpireTime"
+    > {
   payload: string;
-  secretEncrypted: Uint8Array;
-  previousSecretEncrypted: Uint8Array | null;
-  previousSecretExpireTime: Date | null;
-  attemptCount: number;
   /** The lease this replica holds: the outcome is written only while it still holds it. */
   leaseUntil: Date;
 }

@@ -1,3 +1,5 @@
+import type { WebhookEndpoint } from "../../gen/prisma/client.js";
+import type { WebhookEndpointState } from "../../gen/prisma/enums.js";
 import type { DbClient } from "./db-client.js";
 import { type IdPage, idPageQuery } from "./id-page.js";
 import type { Db } from "./open-database.js";
@@ -5,45 +7,21 @@ import type { Db } from "./open-database.js";
 // Webhook endpoints (docs/webhooks.md). Their signing secrets are sealed by the caller (secret-box.ts):
 // the store keeps the boxes and never sees a secret.
 
-export type WebhookEndpointState = "ACTIVE" | "DISABLED";
-
-export interface WebhookEndpointRow {
-  id: string;
-  accountId: string;
-  url: string;
-  description: string;
-  eventTypes: string[];
-  state: WebhookEndpointState;
-  disabledReason: string;
-  disableTime: Date | null;
-  previousSecretExpireTime: Date | null;
-  failingSince: Date | null;
-  createTime: Date;
-  updateTime: Date;
-}
-
-const endpointColumns = {
-  id: true,
-  accountId: true,
-  url: true,
-  description: true,
-  eventTypes: true,
-  state: true,
-  disabledReason: true,
-  disableTime: true,
-  previousSecretExpireTime: true,
-  failingSince: true,
-  createTime: true,
-  updateTime: true,
+/** What is read of an endpoint: not its secrets' boxes, nor the delivery job's bookkeeping. */
+const hidden = {
+  secretEncrypted: true,
+  previousSecretEncrypted: true,
+  backoffUntil: true,
+  backoffLevel: true,
+  redeliverWindowStart: true,
+  redeliverCount: true,
+  version: true,
 } as const;
 
-export interface NewWebhookEndpoint {
-  id: string;
-  accountId: string;
-  url: string;
-  description: string;
-  eventTypes: string[];
-  secretEncrypted: Uint8Array<ArrayBuffer>;
+export type WebhookEndpointRow = Omit<WebhookEndpoint, keyof typeof hidden>;
+
+export interface NewWebhookEndpoint
+  extends Pick<WebhookEndpoint, "id" | "accountId" | "url" | "description" | "eventTypes" | "secretEncrypted"> {
   now: Date;
 }
 
@@ -66,18 +44,18 @@ export function insertWebhookEndpoint(
     }
     const row = await tx.webhookEndpoint.create({
       data: { ...fields, createTime: now, updateTime: now },
-      select: endpointColumns,
+      omit: hidden,
     });
     return { kind: "created", row };
   });
 }
 
 export function findWebhookEndpoint(db: DbClient, accountId: string, id: string): Promise<WebhookEndpointRow | null> {
-  return db.webhookEndpoint.findFirst({ where: { id, accountId }, select: endpointColumns });
+  return db.webhookEndpoint.findFirst({ where: { id, accountId }, omit: hidden });
 }
 
 export function listWebhookEndpoints(db: DbClient, accountId: string, page: IdPage): Promise<WebhookEndpointRow[]> {
-  return db.webhookEndpoint.findMany({ ...idPageQuery({ accountId }, page), select: endpointColumns });
+  return db.webhookEndpoint.findMany({ ...idPageQuery({ accountId }, page), omit: hidden });
 }
 
 export interface WebhookEndpointChanges {

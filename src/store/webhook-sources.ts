@@ -43,19 +43,11 @@ export interface RunwayAlertState {
  * two replicas cannot both fire one crossing; null when the project has no campaign.
  */
 export async function lockRunwayAlert(db: DbClient, projectId: string): Promise<RunwayAlertState | null> {
-  const locked = await db.$queryRaw<
-    { id: string; account_id: string; runway_alert_days: number; runway_low: boolean }[]
-  >`
-    SELECT id, account_id, runway_alert_days, runway_low FROM campaigns WHERE project_id = ${projectId} FOR UPDATE`;
-  const row = locked[0];
-  return row
-    ? {
-        campaignId: row.id,
-        accountId: row.account_id,
-        runwayAlertDays: row.runway_alert_days,
-        runwayLow: row.runway_low,
-      }
-    : null;
+  const [row] = await db.$queryRaw<RunwayAlertState[]>`
+    SELECT id AS "campaignId", account_id AS "accountId", runway_alert_days AS "runwayAlertDays",
+           runway_low AS "runwayLow"
+      FROM campaigns WHERE project_id = ${projectId} FOR UPDATE`;
+  return row ?? null;
 }
 
 /** Records a crossing of the runway threshold. Not a change the studio made: neither the version (etag) nor update_time moves. */

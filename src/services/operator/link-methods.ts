@@ -11,7 +11,7 @@ import { resources } from "../../domain/resource-names.js";
 import { isReversalRateFlagged, reversalRateBps } from "../../domain/reversal-rate.js";
 import { notFound } from "../../errors/status.js";
 import { type LinkReversalRow, listLinkReversals } from "../../store/link-reversals.js";
-import { setOutstandingLimit } from "../../store/outstanding-limit.js";
+import { setOutstandingLimit } from "../../store/links.js";
 import { toDistributorLink } from "../campaign/links/link-mapper.js";
 import { listById } from "../list-page.js";
 import { readName } from "../management-access.js";
