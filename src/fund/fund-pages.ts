@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UnavailableReason } from "../domain/availability.js";
 import type { PublicFundingView } from "../domain/funding.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
+import { webFundingPath as pagePath } from "../domain/web-funding.js";
 import type { PublicOfferRow } from "../store/public-campaigns.js";
 import { document, type Html, html } from "./html.js";
 import { dollars, fundingWords, REASON_WORDS } from "./words.js";
@@ -27,8 +28,6 @@ export interface Notice {
   text: string;
   problem?: boolean;
 }
-
-export const pagePath = (campaignKey: string) => `/fund/${encodeURIComponent(campaignKey)}`;
 
 export function campaignPage(view: CampaignPageView): string {
   const path = pagePath(view.campaignKey);

@@ -97,23 +97,14 @@ function failed(context: FundContext, res: Res, error: unknown) {
     return;
   }
   if (code === Code.ResourceExhausted) {
-    return context.respond.page(
-      res,
-      429,
-      messagePage("Too many requests", "Too many requests from your address. Wait a minute and try again."),
-      {
-        "retry-after": "60",
-      },
-    );
+    const page = messagePage("Too many requests", "Too many requests from your address. Wait a minute and try again.");
+    return context.respond.page(res, 429, page, { "retry-after": "60" });
   }
   const unavailable = code === Code.Unavailable || isStoreUnavailable(error);
   if (unavailable) context.deps.logger.warn({ err: error }, "funding page: the store or the platform is unavailable");
   else context.deps.logger.error({ err: error }, "funding page failed");
-  context.respond.page(
-    res,
-    unavailable ? 503 : 500,
-    messagePage("Something went wrong", "The page could not be answered. Try again in a moment."),
-  );
+  const page = messagePage("Something went wrong", "The page could not be answered. Try again in a moment.");
+  context.respond.page(res, unavailable ? 503 : 500, page);
 }
 
 function decodeSegment(segment: string | undefined): string | undefined {
