@@ -1,5 +1,6 @@
 import { ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { hashToken } from "../core/credentials.js";
 import type { ServiceDeps } from "../core/deps.js";
 import { spendWindow } from "../domain/funding.js";
 import { webFundingPath } from "../domain/web-funding.js";
@@ -8,7 +9,7 @@ import { findLiveWebSession, type WebSession } from "../store/web-sessions.js";
 import { type PublicCampaign, publicCampaignOf } from "../usecases/read-public-campaign.js";
 import type { Req, Res, Responder } from "./fund-http.js";
 import { messagePage } from "./fund-pages.js";
-import { cookieToken, tokenHash } from "./web-session.js";
+import { cookieToken } from "./web-session.js";
 
 /**
  * A begin let through the limits: told once, when it is answered, whether its player was vouched
@@ -65,7 +66,7 @@ export interface LiveSession extends WebSession {
 export async function readSession(context: FundContext, req: Req): Promise<LiveSession | undefined> {
   const token = cookieToken(req.headers);
   if (!token) return undefined;
-  const session = await findLiveWebSession(context.deps.db, tokenHash(token), context.deps.now());
+  const session = await findLiveWebSession(context.deps.db, hashToken(token), context.deps.now());
   return session && { ...session, token };
 }
 

@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { hashToken } from "../core/credentials.js";
 
 // The funding page's browser session (docs/game-integration.md, "Funding from the web"): a
 // random token in an HttpOnly, SameSite=Lax cookie scoped to /fund, Secure when the page is
@@ -20,11 +21,7 @@ export interface NewToken {
 
 export function newSessionToken(): NewToken {
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
-  return { token, hash: tokenHash(token) };
-}
-
-export function tokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return { token, hash: hashToken(token) };
 }
 
 /** A fresh id for a session row, and a state for one sign-in (carried in its return_to). */
