@@ -6,7 +6,7 @@ import { webApprovalUrl } from "../platform/steam/steam-web-approval.js";
 import { findWebOrder } from "../store/fund-page.js";
 import { findPurchase } from "../store/purchases.js";
 import { createBeginPurchaseUseCase } from "../usecases/begin/begin-purchase.js";
-import { settleWebReturn } from "../usecases/settle-web-return.js";
+import { settlePurchase } from "../usecases/settle-purchase.js";
 import {
   campaignMessage,
   type FundContext,
@@ -135,7 +135,11 @@ export function createBuy(context: FundContext) {
     ) {
       return notFoundPage(context, res, campaignKey);
     }
-    const settled = await settleWebReturn(deps, purchase);
+    // The player's return (reference 3.1 "Web flow"): the one settler that may begin capturing a
+    // web order, through complete's settlement, so it is finalized only when QueryTxn says Approved
+    // and it is still open, and credited once however often the browser comes back. Coming back is
+    // the player's answer: a Failed order reads as their decline, as the game's `authorized: false`.
+    const settled = await settlePurchase(deps, purchase, { authorized: false, playerReturned: true });
     if (settled.kind === "unavailable") {
       return campaignMessage(context, res, 503, campaignKey, [
         "Steam is not answering",
