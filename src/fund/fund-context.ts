@@ -58,12 +58,11 @@ export async function readCampaign(context: FundContext, campaignKey: string): P
   return facts && { ...facts, ...publicCampaignOf(facts) };
 }
 
-export interface LiveSession extends WebSession {
-  token: string;
-}
-
 /** The live session the request's cookie names, if any. */
-export async function readSession(context: FundContext, req: Req): Promise<LiveSession | undefined> {
+export async function readSession(
+  context: FundContext,
+  req: Req,
+): Promise<(WebSession & { token: string }) | undefined> {
   const token = cookieToken(req.headers);
   if (!token) return undefined;
   const session = await findLiveWebSession(context.deps.db, hashToken(token), context.deps.now());

@@ -14,12 +14,7 @@ export const WEB_SESSION_TTL_MS = 60 * 60_000;
 const TOKEN_BYTES = 32;
 const FORM_TOKEN_CONTEXT = "encore fund form token v1";
 
-export interface NewToken {
-  token: string;
-  hash: string;
-}
-
-export function newSessionToken(): NewToken {
+export function newSessionToken() {
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
   return { token, hash: hashToken(token) };
 }

@@ -1,7 +1,6 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { leaseWebhookDeliveries } from "../store/webhook-delivery-attempts.js";
-import { createIntervalJob } from "./interval-job.js";
-import type { Job } from "./job.js";
+import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 import { createLeasePool } from "./lease-pool.js";
 import { type AttemptResult, createDeliveryAttempt } from "./webhook-attempt.js";
 
@@ -15,14 +14,11 @@ export interface WebhookDeliveryJobOptions {
   random?: () => number;
 }
 
-export type WebhookDeliveryJob = Job & {
-  wake(): void;
-  /**
-   * Attempts what is due now, refilling each freed slot, until nothing more can be leased; what
-   * each attempt came to. Tests run it on a clock of their own; the service runs start().
-   */
-  runOnce(): Promise<AttemptResult[]>;
-};
+/**
+ * runOnce(): attempts what is due now, refilling each freed slot, until nothing more can be
+ * leased; what each attempt came to. Tests run it on a clock of their own; the service runs start().
+ */
+export type WebhookDeliveryJob = IntervalJob<AttemptResult[]>;
 
 /**
  * Delivers webhook events (docs/webhooks.md "Delivery" and "Fairness"): a pool of
