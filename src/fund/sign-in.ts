@@ -23,7 +23,7 @@ import {
   newSessionToken,
   newSignInState,
   sessionCookie,
-  WEB_SESSION_TTL_MS,
+  sessionLife,
 } from "./web-session.js";
 
 // Signing in through Steam (OpenID 2.0; reference steam-partner-api.md section 11): a POST starts
@@ -49,13 +49,11 @@ export async function startSignIn(context: FundContext, req: Req, res: Res, camp
   const headers: Record<string, string> = {};
   if (!session || !(await startWebSignIn(db, session.id, state, now()))) {
     const token = newSessionToken();
-    const at = now();
     await insertWebSession(db, {
       id: newSessionId(),
       tokenHash: token.hash,
       signInState: state,
-      now: at,
-      expireTime: new Date(at.getTime() + WEB_SESSION_TTL_MS),
+      ...sessionLife(now()),
     });
     headers["set-cookie"] = sessionCookie(token.token, secureCookie(context, req));
   }
@@ -111,17 +109,9 @@ export async function finishSignIn(
     logger.info({ problem: "provider-refused", reason }, "web sign-in refused");
     return signInFailed(context, res, campaignKey, "Steam did not confirm this sign-in. Sign in again.");
   }
-  const steamId = verified.value.steamid;
   const token = newSessionToken();
-  const at = now();
-  const finished = await finishWebSignIn(db, {
-    id: session.id,
-    signInState: state,
-    steamId,
-    tokenHash: token.hash,
-    now: at,
-    expireTime: new Date(at.getTime() + WEB_SESSION_TTL_MS),
-  });
+  const signedIn = { id: session.id, signInState: state, steamId: verified.value.steamid, tokenHash: token.hash };
+  const finished = await finishWebSignIn(db, { ...signedIn, ...sessionLife(now()) });
   if (!finished) return signInFailed(context, res, campaignKey, "This sign-in is over. Sign in again.");
   context.respond.redirect(res, webFundingPath(campaignKey), {
     "set-cookie": sessionCookie(token.token, secureCookie(context, req)),

@@ -9,7 +9,7 @@ import { hashToken } from "../core/credentials.js";
 
 export const SESSION_COOKIE = "fund_session";
 /** How long a session lasts after it was created or signed in. */
-export const WEB_SESSION_TTL_MS = 60 * 60_000;
+const WEB_SESSION_TTL_MS = 60 * 60_000;
 
 const TOKEN_BYTES = 32;
 const FORM_TOKEN_CONTEXT = "encore fund form token v1";
@@ -18,6 +18,9 @@ export function newSessionToken() {
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
   return { token, hash: hashToken(token) };
 }
+
+/** A session created or signed in `now`: when it expires. */
+export const sessionLife = (now: Date) => ({ now, expireTime: new Date(now.getTime() + WEB_SESSION_TTL_MS) });
 
 /** A fresh id for a session row, and a state for one sign-in (carried in its return_to). */
 export const newSessionId = (): string => randomUUID();

@@ -1,15 +1,11 @@
-import type { ServiceDeps } from "../core/deps.js";
 import { leaseWebhookDeliveries } from "../store/webhook-delivery-attempts.js";
-import { createIntervalJob, type IntervalJob } from "./interval-job.js";
+import { createIntervalJob, type IntervalJob, type JobOptions } from "./interval-job.js";
 import { createLeasePool } from "./lease-pool.js";
-import { type AttemptResult, createDeliveryAttempt } from "./webhook-attempt.js";
+import { type AttemptResult, createDeliveryAttempt, type DeliveryAttemptOptions } from "./webhook-attempt.js";
 
 export type { AttemptResult } from "./webhook-attempt.js";
 
-export interface WebhookDeliveryJobOptions {
-  deps: Pick<ServiceDeps, "db" | "masterKeys" | "now" | "logger" | "config">;
-  /** Time between looks for due deliveries when none was found. */
-  intervalMs: number;
+export interface WebhookDeliveryJobOptions extends JobOptions<DeliveryAttemptOptions["deps"]> {
   /** The jitter's source, in [0, 1); Math.random unless a test fixes it. */
   random?: () => number;
 }
