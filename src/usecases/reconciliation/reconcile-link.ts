@@ -38,15 +38,12 @@ export interface ReconcileReport extends AppliedPage {
 }
 
 /**
- * Reconciles one leased link with the platform's report (reference 3.1 step 6): for
- * each app of its campaigns, reads GetReport (SETTLEMENT: every settled in-game order, refunded
- * or charged back ones included) from the stored cursor, page after page until drained. Each
- * page's reversals and the cursor's advance commit in one transaction, so a crash between them
- * leaves neither and the next pass applies the page again. Open purchases the report shows
- * settled are settled first through the one settlement use case (credit exactly once, with the
- * finding that says why); purchases the service ended without credit are credited or found
- * owing nothing within the page's transaction. A sandbox link reads the sandbox interface and
- * moves no money.
+ * Reconciles one leased link with the platform's report (reference 3.1 step 6): for each app of
+ * its campaigns, reads GetReport (SETTLEMENT: every settled in-game order, refunded or charged back
+ * ones included) from the stored cursor, page after page until drained. Open purchases the report
+ * shows settled are settled first (settleMissed); then the page and the cursor's advance commit in
+ * one transaction (applyReportPage), so a crash leaves neither and the next pass applies the page
+ * again. A sandbox link reads the sandbox interface and moves no money.
  */
 export async function reconcileLink(
   deps: ReconcileDeps,
