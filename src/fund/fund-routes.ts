@@ -40,10 +40,8 @@ export function createFundRoutes(options: FundOptions): FundRoutes {
     if (parts[0] === "assets" && parts.length === 2 && parts[1] === "fund.css" && read) {
       return context.respond.css(req, res);
     }
-    const campaignKey = decodeSegment(parts[0]);
-    if (campaignKey === undefined || campaignKey === "" || parts.some((part) => part === "")) {
-      return notFoundPage(context, res);
-    }
+    const campaignKey = decodeSegment(parts[0] as string);
+    if (campaignKey === undefined || parts.includes("")) return notFoundPage(context, res);
     const rest = parts.slice(1).join("/");
     await options.limits.request(address);
     if (rest === "" && read) return showPage(context, req, res, campaignKey, address);
@@ -107,8 +105,7 @@ function failed(context: FundContext, res: Res, error: unknown) {
   context.respond.page(res, unavailable ? 503 : 500, page);
 }
 
-function decodeSegment(segment: string | undefined): string | undefined {
-  if (segment === undefined) return undefined;
+function decodeSegment(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
   } catch {
