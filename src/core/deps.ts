@@ -30,17 +30,14 @@ export interface ServiceDeps {
   logger: Logger;
   /** Asks this process's verification job to run now (a campaign was created or retried). */
   wakeVerification: () => void;
-  /**
-   * The webhook events changes write in their transactions. The composition root
-   * always sets it; fixtures that do not look at webhooks may leave it out.
-   */
+  // The composition root always sets the last three; fixtures that do not look at them leave them out.
+  /** The webhook events changes write in their transactions. */
   webhookEvents?: WebhookEvents;
   /**
    * Told of every write that changed a campaign's public funding, here or (through PostgreSQL
-   * notifications) on another replica; the public read cache listens. The composition root
-   * always sets it.
+   * notifications) on another replica; the public read cache listens.
    */
   fundingChanges?: FundingChanges;
-  /** Purchases ended and credit issued, for /metrics; the composition root always sets it. */
+  /** Purchases ended and credit issued, for /metrics. */
   metrics?: PurchaseMetrics;
 }

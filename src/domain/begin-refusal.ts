@@ -1,22 +1,13 @@
-import { type CampaignState, exceedsOutstandingLimit, type LinkExposure, type LinkState } from "./availability.js";
+import { type AvailabilityFacts, exceedsOutstandingLimit, type UnavailableReason } from "./availability.js";
 
 // Every local refusal of begin, decided before any platform call (spec 4.3 rules 1 and 2), in
 // one order: NOT_VERIFIED, NOT_READY, OFFER_INACTIVE, PUBLISHER_UNAVAILABLE, then the limit.
 
-export type BeginRefusal =
-  | "CAMPAIGN_NOT_VERIFIED"
-  | "CAMPAIGN_NOT_READY"
-  | "OFFER_INACTIVE"
-  | "PUBLISHER_UNAVAILABLE"
-  | "PUBLISHER_LIMIT_REACHED";
+export type BeginRefusal = UnavailableReason | "OFFER_INACTIVE";
 
-export interface BeginRefusalFacts {
-  campaignState: CampaignState;
-  ready: boolean;
+export interface BeginRefusalFacts extends Omit<AvailabilityFacts, "cheapestCreditNanos"> {
   /** Undefined when the campaign has no such offer (spec 7: "off sale or does not exist"). */
   offer: { active: boolean; creditNanos: bigint } | undefined;
-  linkState: LinkState;
-  link: LinkExposure;
 }
 
 export function beginRefusal(facts: BeginRefusalFacts): BeginRefusal | undefined {

@@ -23,16 +23,12 @@ const ENDING_PHRASES: readonly RegExp[] = [
   /\bno longer be (playable|available|supported)\b/,
 ];
 
-/** BBCode tags out, whitespace collapsed, lower case: phrases match across formatting. */
-function normalise(text: string): string {
-  return text
+export function saysGameIsEnding(text: string): boolean {
+  // BBCode tags out, whitespace collapsed, lower case: phrases match across formatting.
+  const normalised = text
     .replace(/\[[^\]]*\]/g, " ")
     .replace(/\s+/g, " ")
     .toLowerCase();
-}
-
-export function saysGameIsEnding(text: string): boolean {
-  const normalised = normalise(text);
   return ENDING_PHRASES.some((phrase) => phrase.test(normalised));
 }
 

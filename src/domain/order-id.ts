@@ -17,10 +17,9 @@ export function newOrderId(random: (size: number) => Uint8Array = randomBytes): 
   return orderIdFromBytes(random(8));
 }
 
-// Random bytes drawn from a pool refilled a kilobyte at a time, as node's randomUUID keeps its
-// own: on this project's machine one call into the cryptographic source cost some 6 µs whatever
-// its size, a draw from the pool 0.1 (docs/performance.md, "The query compiler from its binary,
-// and order ids from a pool").
+// Random bytes drawn from a pool refilled a kilobyte at a time, as node's randomUUID keeps its own:
+// a call into the cryptographic source costs far more than a draw from the pool, whatever its size
+// (docs/performance.md, "The query compiler from its binary, and order ids from a pool").
 const POOL_BYTES = 1024;
 let pool = new Uint8Array(0);
 let drawn = 0;

@@ -27,11 +27,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
  * Allowed moves (spec 3.1), by the state moved into: the states a purchase may be in for the
- * move. INITIATED -> AUTHORIZED (platform approved, not settled), any non-final -> CREDITED /
- * CANCELLED / FAILED, and INITIATED -> ABANDONED (a web order whose player never came back: no
- * return began its capture, so it is never finalized; docs/settlement.md "Abandoned web
- * orders"). Nothing leaves a final state, nothing goes back to INITIATED, and staying put is not
- * a move.
+ * move. ABANDONED: a web order whose player never came back, so never finalized (docs/settlement.md
+ * "Abandoned web orders"). Nothing leaves a final state or goes back to INITIATED; staying put is not a move.
  */
 export const MOVES_INTO: Readonly<Record<PurchaseState, readonly PurchaseState[]>> = {
   INITIATED: [],
@@ -86,7 +83,8 @@ export type SettlementStep =
  * platform's callback (spec 4.4), undefined for the sweeper: it never decides whether the player
  * paid, only whether a `Failed` order reads as the player's decline (CANCELLED) or as an order the
  * platform did not complete (FAILED). An order refunded in full or charged back before we
- * credited it was never ours to credit: FAILED; one partly refunded was paid for in part: credit.
+ * credited it was never ours to credit: FAILED; one partly refunded was paid for in part: credited,
+ * its refunded share reversed with it.
  */
 export function settlementStep(status: OrderStatus, authorized: boolean | undefined): SettlementStep {
   switch (status) {
@@ -94,8 +92,6 @@ export function settlementStep(status: OrderStatus, authorized: boolean | undefi
       return "wait";
     case "Approved":
       return "finalize";
-    // PartialRefund: the platform settled the order and refunded some of its lines; the player
-    // paid for the rest, so it is credited (its refunded share reversed with it).
     case "Succeeded":
     case "PartialRefund":
       return "credit";

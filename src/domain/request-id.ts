@@ -10,14 +10,8 @@ export const MAX_REQUEST_ID_LENGTH = 128;
  */
 export function readRequestId(requestId: string): string | undefined {
   if (requestId === "") return undefined;
-  if (codePoints(requestId) > MAX_REQUEST_ID_LENGTH) {
+  if ([...requestId].length > MAX_REQUEST_ID_LENGTH) {
     throw invalidArgument(`"requestId" must be at most ${MAX_REQUEST_ID_LENGTH} characters.`);
   }
   return requestId;
-}
-
-function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
 }

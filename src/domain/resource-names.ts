@@ -104,19 +104,8 @@ export const resources = {
   serviceAuditEvent: resource("auditEvents/{audit_event}", ["eventId"]),
 } as const;
 
-export type AccountName = Ids<["accountId"]>;
-export type ApiKeyName = Ids<["accountId", "apiKeyId"]>;
-export type MemberName = Ids<["accountId", "memberId"]>;
-export type LinkName = Ids<["accountId", "linkId"]>;
-export interface ListingName extends LinkName {
+interface ListingName extends Ids<["accountId", "linkId"]> {
   appId: bigint;
 }
 export type CampaignName = Ids<["accountId", "campaignId"]>;
 export type OfferName = Ids<["accountId", "campaignId", "offerId"]>;
-export type PurchaseName = Ids<["accountId", "campaignId", "purchaseId"]>;
-export type GameName = Ids<["accountId", "gameId"]>;
-export type ProjectName = Ids<["accountId", "projectId"]>;
-export type ResourceName = Ids<["accountId", "projectId", "resourceId"]>;
-export type CheckoutSessionName = Ids<["accountId", "sessionId"]>;
-export type WebhookEndpointName = Ids<["accountId", "endpointId"]>;
-export type WebhookDeliveryName = Ids<["accountId", "endpointId", "deliveryId"]>;

@@ -3,25 +3,20 @@ import { isFinal, type OrderStatus, type PurchaseState } from "./purchase-state.
 // Refunds and chargebacks reconciled from the platform's report, pure: which order
 // statuses take credit back, how much, and what one report row means for one purchase.
 
-export type ReversalKind =
-  | "REFUNDED"
-  | "PARTIAL_REFUND"
-  | "CHARGEDBACK"
-  | "REFUNDED_SUSPECTED_FRAUD"
-  | "REFUNDED_FRIENDLY_FRAUD";
-
 // Reference 3.2: every status after `Succeeded` that says "revoke".
-const KINDS: Partial<Record<string, ReversalKind>> = {
+const KINDS = {
   Refunded: "REFUNDED",
   PartialRefund: "PARTIAL_REFUND",
   Chargedback: "CHARGEDBACK",
   RefundedSuspectedFraud: "REFUNDED_SUSPECTED_FRAUD",
   RefundedFriendlyFraud: "REFUNDED_FRIENDLY_FRAUD",
-};
+} as const;
+
+export type ReversalKind = (typeof KINDS)[keyof typeof KINDS];
 
 /** The reversal an order status stands for; undefined for statuses that take nothing back. */
 export function reversalKindOf(status: string): ReversalKind | undefined {
-  return KINDS[status];
+  return (KINDS as Partial<Record<string, ReversalKind>>)[status];
 }
 
 export interface ReportLine {
@@ -124,7 +119,7 @@ function reverseCredited(purchase: ReconciledPurchase, row: ReportRow): Reconcil
 }
 
 function creditEnded(purchase: ReconciledPurchase, row: ReportRow): ReconcileStep {
-  if (row.status !== "Succeeded" && reversalKindOf(row.status) === undefined) return { action: "none" };
+  if (!SETTLED_OR_REVERSED(row.status)) return { action: "none" };
   const ended = `the platform settled an order this service had ended ${purchase.state}`;
   const kept = `the purchase stays ${purchase.state} (the game's answer never changes)`;
   const owed = reversedCredit(purchase.creditNanos, row);

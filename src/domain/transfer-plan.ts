@@ -30,12 +30,8 @@ export interface PlanInput {
   unlistedRegions: readonly string[];
 }
 
-export interface PlannedCandidate {
-  name: string;
-  region: string;
+export interface PlannedCandidate extends Pick<PlanResource, "name" | "region" | "clientFacing" | "movable"> {
   belongsToGame: boolean;
-  clientFacing: boolean;
-  movable: boolean;
   needsAcknowledgement: boolean;
 }
 

@@ -19,7 +19,8 @@ export function resolveUpdateMask<F extends string>(options: MaskOptions<F>): Ma
   const { paths, updatable, present, ignored = [] } = options;
   if (paths.length === 0) return { ok: true, fields: new Set(present) };
   const fields = new Set<F>();
-  for (const path of paths.map(snakeCase)) {
+  // Mask paths in the JSON spelling (`displayName`) name the same fields as proto paths.
+  for (const path of paths.map((path) => path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))) {
     if (path === "*") {
       for (const field of updatable) fields.add(field);
     } else if ((updatable as readonly string[]).includes(path)) {
@@ -29,9 +30,4 @@ export function resolveUpdateMask<F extends string>(options: MaskOptions<F>): Ma
     }
   }
   return { ok: true, fields };
-}
-
-/** Mask paths in the JSON spelling (`displayName`) name the same fields as proto paths. */
-function snakeCase(path: string): string {
-  return path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }

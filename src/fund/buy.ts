@@ -1,14 +1,22 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { shapePublicFunding } from "../domain/funding.js";
 import { webIpv4Address } from "../domain/web-address.js";
+import { webFundingPath } from "../domain/web-funding.js";
 import { webApprovalUrl } from "../platform/steam/steam-web-approval.js";
 import { findWebOrder } from "../store/fund-page.js";
 import { findPurchase } from "../store/purchases.js";
 import { createBeginPurchaseUseCase } from "../usecases/begin/begin-purchase.js";
-import { settleWebReturn } from "../usecases/settle-web-return.js";
-import { type FundContext, notFoundPage, readCampaign, readSession, reasonOf } from "./fund-context.js";
+import { settlePurchase } from "../usecases/settle-purchase.js";
+import {
+  campaignMessage,
+  type FundContext,
+  notFoundPage,
+  readCampaign,
+  readSession,
+  reasonOf,
+} from "./fund-context.js";
 import { fromOwnOrigin, type Req, type Res } from "./fund-http.js";
-import { messagePage, pagePath, resultPage } from "./fund-pages.js";
+import { resultPage } from "./fund-pages.js";
 import { refuseForm, webFundingOff } from "./sign-in.js";
 import { formTokenMatches } from "./web-session.js";
 import { REASON_WORDS } from "./words.js";
@@ -23,7 +31,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export function createBuy(context: FundContext) {
   const begin = createBeginPurchaseUseCase(context.deps);
   const { respond, deps } = context;
-  const back = (campaignKey: string) => ({ href: pagePath(campaignKey), label: "Back to the campaign" });
 
   /** `POST /fund/{key}/purchases`: the form of one offer, from the signed-in player's page. */
   async function buy(req: Req, res: Res, campaignKey: string, form: URLSearchParams, address: string) {
@@ -32,22 +39,17 @@ export function createBuy(context: FundContext) {
       return refuseForm(context, res, campaignKey);
     }
     if (session.steamId === null) {
-      return respond.page(res, 403, messagePage("Sign in first", "Sign in through Steam to buy.", back(campaignKey)));
+      return campaignMessage(context, res, 403, campaignKey, ["Sign in first", "Sign in through Steam to buy."]);
     }
     const campaign = await readCampaign(context, campaignKey);
     if (!campaign) return notFoundPage(context, res, campaignKey);
     if (!campaign.webFundingEnabled) return webFundingOff(context, res, campaignKey);
     const ipAddress = webIpv4Address(address);
     if (ipAddress === undefined) {
-      return respond.page(
-        res,
-        400,
-        messagePage(
-          "IPv4 needed",
-          "Steam approves web purchases only for IPv4 connections, and this one is IPv6. Nothing was ordered.",
-          back(campaignKey),
-        ),
-      );
+      return campaignMessage(context, res, 400, campaignKey, [
+        "IPv4 needed",
+        "Steam approves web purchases only for IPv4 connections, and this one is IPv6. Nothing was ordered.",
+      ]);
     }
     const admission = await context.limits.begin({ campaignKey, address });
     const steamId = session.steamId;
@@ -81,15 +83,10 @@ export function createBuy(context: FundContext) {
         { purchaseId: answer.purchase },
         "web order opened without an approval page on Steam's origins",
       );
-      return respond.page(
-        res,
-        502,
-        messagePage(
-          "Steam's answer was unusable",
-          "Steam opened the order without a usable approval page. Nothing was charged.",
-          back(campaignKey),
-        ),
-      );
+      return campaignMessage(context, res, 502, campaignKey, [
+        "Steam's answer was unusable",
+        "Steam opened the order without a usable approval page. Nothing was charged.",
+      ]);
     }
     respond.redirect(res, approve);
   }
@@ -97,31 +94,24 @@ export function createBuy(context: FundContext) {
   function refused(res: Res, campaignKey: string, error: unknown) {
     const reason = reasonOf(error);
     if (reason && reason in REASON_WORDS) {
-      return respond.page(
-        res,
-        400,
-        messagePage("Not bought", REASON_WORDS[reason as keyof typeof REASON_WORDS], back(campaignKey)),
-      );
+      return campaignMessage(context, res, 400, campaignKey, [
+        "Not bought",
+        REASON_WORDS[reason as keyof typeof REASON_WORDS],
+      ]);
     }
     const code = error instanceof ConnectError ? error.code : undefined;
     if (code === Code.NotFound) return notFoundPage(context, res, campaignKey);
     if (code === Code.InvalidArgument || code === Code.AlreadyExists) {
-      return respond.page(
-        res,
-        400,
-        messagePage("Not bought", "This form is out of date. Open the page again.", back(campaignKey)),
-      );
+      return campaignMessage(context, res, 400, campaignKey, [
+        "Not bought",
+        "This form is out of date. Open the page again.",
+      ]);
     }
     if (code === Code.Unavailable) {
-      return respond.page(
-        res,
-        503,
-        messagePage(
-          "Steam is not answering",
-          "Steam did not answer. Try again in a moment; you will not be charged twice.",
-          back(campaignKey),
-        ),
-      );
+      return campaignMessage(context, res, 503, campaignKey, [
+        "Steam is not answering",
+        "Steam did not answer. Try again in a moment; you will not be charged twice.",
+      ]);
     }
     throw error;
   }
@@ -145,17 +135,16 @@ export function createBuy(context: FundContext) {
     ) {
       return notFoundPage(context, res, campaignKey);
     }
-    const settled = await settleWebReturn(deps, purchase);
+    // The player's return (reference 3.1 "Web flow"): the one settler that may begin capturing a
+    // web order, through complete's settlement, so it is finalized only when QueryTxn says Approved
+    // and it is still open, and credited once however often the browser comes back. Coming back is
+    // the player's answer: a Failed order reads as their decline, as the game's `authorized: false`.
+    const settled = await settlePurchase(deps, purchase, { authorized: false, playerReturned: true });
     if (settled.kind === "unavailable") {
-      return respond.page(
-        res,
-        503,
-        messagePage(
-          "Steam is not answering",
-          "Steam did not say how your order stands. Reload this page in a moment.",
-          back(campaignKey),
-        ),
-      );
+      return campaignMessage(context, res, 503, campaignKey, [
+        "Steam is not answering",
+        "Steam did not say how your order stands. Reload this page in a moment.",
+      ]);
     }
     const campaign = await readCampaign(context, campaignKey).catch((error: unknown) => {
       deps.logger.warn({ err: error }, "funding after a web purchase could not be read");
@@ -185,7 +174,7 @@ export function createBuy(context: FundContext) {
  * or undefined when `steamUrl` is not on Steam's origins: the browser is only ever sent to Steam,
  * and the page's CSP would stop any other redirect anyway.
  */
-export function approvalUrl(context: FundContext, steamUrl: string, campaignKey: string, purchaseId: string) {
+function approvalUrl(context: FundContext, steamUrl: string, campaignKey: string, purchaseId: string) {
   let url: URL;
   try {
     url = new URL(steamUrl);
@@ -193,5 +182,5 @@ export function approvalUrl(context: FundContext, steamUrl: string, campaignKey:
     return undefined;
   }
   if (!context.steamOrigins.includes(url.origin)) return undefined;
-  return webApprovalUrl(steamUrl, `${context.publicUrl}${pagePath(campaignKey)}/purchases/${purchaseId}/return`);
+  return webApprovalUrl(steamUrl, `${context.publicUrl}${webFundingPath(campaignKey)}/purchases/${purchaseId}/return`);
 }

@@ -1,13 +1,15 @@
 import { ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { hashToken } from "../core/credentials.js";
 import type { ServiceDeps } from "../core/deps.js";
 import { spendWindow } from "../domain/funding.js";
+import { webFundingPath } from "../domain/web-funding.js";
 import { type FundPageFacts, findFundPage } from "../store/fund-page.js";
 import { findLiveWebSession, type WebSession } from "../store/web-sessions.js";
 import { type PublicCampaign, publicCampaignOf } from "../usecases/read-public-campaign.js";
 import type { Req, Res, Responder } from "./fund-http.js";
-import { messagePage, pagePath } from "./fund-pages.js";
-import { cookieToken, tokenHash } from "./web-session.js";
+import { messagePage } from "./fund-pages.js";
+import { cookieToken } from "./web-session.js";
 
 /**
  * A begin let through the limits: told once, when it is answered, whether its player was vouched
@@ -56,15 +58,14 @@ export async function readCampaign(context: FundContext, campaignKey: string): P
   return facts && { ...facts, ...publicCampaignOf(facts) };
 }
 
-export interface LiveSession extends WebSession {
-  token: string;
-}
-
 /** The live session the request's cookie names, if any. */
-export async function readSession(context: FundContext, req: Req): Promise<LiveSession | undefined> {
+export async function readSession(
+  context: FundContext,
+  req: Req,
+): Promise<(WebSession & { token: string }) | undefined> {
   const token = cookieToken(req.headers);
   if (!token) return undefined;
-  const session = await findLiveWebSession(context.deps.db, tokenHash(token), context.deps.now());
+  const session = await findLiveWebSession(context.deps.db, hashToken(token), context.deps.now());
   return session && { ...session, token };
 }
 
@@ -73,16 +74,23 @@ export function secureCookie(context: FundContext, req: Req): boolean {
   return context.publicUrl.startsWith("https:") || "encrypted" in req.socket;
 }
 
-export function notFoundPage(context: FundContext, res: Res, campaignKey?: string): void {
-  context.respond.page(
-    res,
-    404,
-    messagePage(
-      "Not found",
-      campaignKey === undefined ? "There is nothing here." : "No campaign or purchase of yours is at this address.",
-      campaignKey === undefined ? undefined : { href: pagePath(campaignKey), label: "Go to the campaign's page" },
-    ),
-  );
+export function notFoundPage(context: FundContext, res: Res, campaignKey?: string) {
+  if (campaignKey === undefined)
+    return context.respond.page(res, 404, messagePage("Not found", "There is nothing here."));
+  const text = "No campaign or purchase of yours is at this address.";
+  campaignMessage(context, res, 404, campaignKey, ["Not found", text], "Go to the campaign's page");
+}
+
+/** A message page for a step that stopped, with the way back to the campaign's page. */
+export function campaignMessage(
+  context: FundContext,
+  res: Res,
+  status: number,
+  campaignKey: string,
+  [title, text]: readonly [string, string],
+  label = "Back to the campaign",
+): void {
+  context.respond.page(res, status, messagePage(title, text, { href: webFundingPath(campaignKey), label }));
 }
 
 /** The ErrorInfo reason of a refusal (spec 7), if it carries one. */

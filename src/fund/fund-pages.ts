@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UnavailableReason } from "../domain/availability.js";
 import type { PublicFundingView } from "../domain/funding.js";
 import type { PurchaseState } from "../domain/purchase-state.js";
+import { webFundingPath as pagePath } from "../domain/web-funding.js";
 import type { PublicOfferRow } from "../store/public-campaigns.js";
 import { document, type Html, html } from "./html.js";
 import { dollars, fundingWords, REASON_WORDS } from "./words.js";
@@ -20,15 +21,7 @@ export interface CampaignPageView {
   player?: { steamId: string; formToken: string };
   /** Whether this connection can buy on the web (Steam takes an IPv4 address, reference 3.5). */
   ipv4: boolean;
-  notice?: Notice;
 }
-
-export interface Notice {
-  text: string;
-  problem?: boolean;
-}
-
-export const pagePath = (campaignKey: string) => `/fund/${encodeURIComponent(campaignKey)}`;
 
 export function campaignPage(view: CampaignPageView): string {
   const path = pagePath(view.campaignKey);
@@ -38,7 +31,6 @@ export function campaignPage(view: CampaignPageView): string {
     `Fund ${view.gameName}`,
     html`<h1>Fund ${view.gameName}</h1>
 <p class="muted">${view.campaignName}</p>
-${view.notice && notice(view.notice)}
 <section aria-labelledby="funding-heading">
 <h2 id="funding-heading">Funding</h2>
 <ul id="funding">${fundingWords(view.funding).map((line) => html`<li>${line}</li>`)}</ul>
@@ -58,17 +50,13 @@ ${
 
 function availability(view: CampaignPageView, reason: UnavailableReason | ""): Html | undefined {
   if (!view.webFundingEnabled) {
-    return notice({
-      text: "Funding from the web is turned off for this campaign. You can still fund it from inside the game.",
-      problem: true,
-    });
+    return problem("Funding from the web is turned off for this campaign. You can still fund it from inside the game.");
   }
   if (reason !== "") return html`<div class="notice problem" id="unavailable"><p>${REASON_WORDS[reason]}</p></div>`;
   if (!view.ipv4) {
-    return notice({
-      text: "Steam approves web purchases only for IPv4 connections, and this one is IPv6. Try another network, or fund the campaign from inside the game.",
-      problem: true,
-    });
+    return problem(
+      "Steam approves web purchases only for IPv4 connections, and this one is IPv6. Try another network, or fund the campaign from inside the game.",
+    );
   }
   return undefined;
 }
@@ -110,8 +98,8 @@ ${
 </li>`;
 }
 
-function notice(n: Notice): Html {
-  return html`<div class="notice${n.problem ? " problem" : ""}" role="status"><p>${n.text}</p></div>`;
+function problem(text: string): Html {
+  return html`<div class="notice problem" role="status"><p>${text}</p></div>`;
 }
 
 /** What a web purchase came to, in words (spec 3.1's states, and ABANDONED). */

@@ -40,10 +40,8 @@ export function createFundRoutes(options: FundOptions): FundRoutes {
     if (parts[0] === "assets" && parts.length === 2 && parts[1] === "fund.css" && read) {
       return context.respond.css(req, res);
     }
-    const campaignKey = decodeSegment(parts[0]);
-    if (campaignKey === undefined || campaignKey === "" || parts.some((part) => part === "")) {
-      return notFoundPage(context, res);
-    }
+    const campaignKey = decodeSegment(parts[0] as string);
+    if (campaignKey === undefined || parts.includes("")) return notFoundPage(context, res);
     const rest = parts.slice(1).join("/");
     await options.limits.request(address);
     if (rest === "" && read) return showPage(context, req, res, campaignKey, address);
@@ -97,27 +95,17 @@ function failed(context: FundContext, res: Res, error: unknown) {
     return;
   }
   if (code === Code.ResourceExhausted) {
-    return context.respond.page(
-      res,
-      429,
-      messagePage("Too many requests", "Too many requests from your address. Wait a minute and try again."),
-      {
-        "retry-after": "60",
-      },
-    );
+    const page = messagePage("Too many requests", "Too many requests from your address. Wait a minute and try again.");
+    return context.respond.page(res, 429, page, { "retry-after": "60" });
   }
   const unavailable = code === Code.Unavailable || isStoreUnavailable(error);
   if (unavailable) context.deps.logger.warn({ err: error }, "funding page: the store or the platform is unavailable");
   else context.deps.logger.error({ err: error }, "funding page failed");
-  context.respond.page(
-    res,
-    unavailable ? 503 : 500,
-    messagePage("Something went wrong", "The page could not be answered. Try again in a moment."),
-  );
+  const page = messagePage("Something went wrong", "The page could not be answered. Try again in a moment.");
+  context.respond.page(res, unavailable ? 503 : 500, page);
 }
 
-function decodeSegment(segment: string | undefined): string | undefined {
-  if (segment === undefined) return undefined;
+function decodeSegment(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -17,23 +17,19 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char] as string);
 }
 
-function isHtml(part: unknown): part is Html {
-  return typeof part === "object" && part !== null && brand in part;
-}
-
 function render(part: Part): string {
   if (part === null || part === undefined || part === false) return "";
-  if (isHtml(part)) return part.text;
+  if (typeof part === "object" && brand in part) return part.text;
   if (Array.isArray(part)) return part.map(render).join("");
   return escapeHtml(String(part));
 }
 
 /** A template of markup whose `${values}` are escaped (arrays joined, nullish and false left out). */
 export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
-  let text = strings[0] ?? "";
-  values.forEach((value, index) => {
-    text += render(value) + (strings[index + 1] ?? "");
-  });
+  const text = values.reduce<string>(
+    (text, value, index) => text + render(value) + (strings[index + 1] ?? ""),
+    strings[0] ?? "",
+  );
   return { [brand]: true, text };
 }
 

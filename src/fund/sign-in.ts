@@ -1,4 +1,5 @@
 import { checkSignInReturn, openIdFields } from "../domain/openid-assertion.js";
+import { webFundingPath } from "../domain/web-funding.js";
 import {
   acceptOpenIdNonce,
   deleteWebSession,
@@ -6,9 +7,15 @@ import {
   insertWebSession,
   startWebSignIn,
 } from "../store/web-sessions.js";
-import { type FundContext, notFoundPage, readCampaign, readSession, secureCookie } from "./fund-context.js";
+import {
+  campaignMessage,
+  type FundContext,
+  notFoundPage,
+  readCampaign,
+  readSession,
+  secureCookie,
+} from "./fund-context.js";
 import { fromOwnOrigin, type Req, type Res } from "./fund-http.js";
-import { messagePage, pagePath } from "./fund-pages.js";
 import {
   clearedSessionCookie,
   formTokenMatches,
@@ -16,7 +23,7 @@ import {
   newSessionToken,
   newSignInState,
   sessionCookie,
-  WEB_SESSION_TTL_MS,
+  sessionLife,
 } from "./web-session.js";
 
 // Signing in through Steam (OpenID 2.0; reference steam-partner-api.md section 11): a POST starts
@@ -26,8 +33,8 @@ import {
 // token. Nothing but the nonce is stored from a return that fails any check.
 
 /** The return_to of a sign-in: bound to its session by `state`, compared exactly on return. */
-export function returnToOf(context: FundContext, campaignKey: string, state: string): string {
-  return `${context.publicUrl}${pagePath(campaignKey)}/sign-in/return?state=${encodeURIComponent(state)}`;
+function returnToOf(context: FundContext, campaignKey: string, state: string): string {
+  return `${context.publicUrl}${webFundingPath(campaignKey)}/sign-in/return?state=${encodeURIComponent(state)}`;
 }
 
 /** `POST /fund/{key}/sign-in`: a session (new, or the cookie's) with a new sign-in state, then the provider. */
@@ -42,13 +49,11 @@ export async function startSignIn(context: FundContext, req: Req, res: Res, camp
   const headers: Record<string, string> = {};
   if (!session || !(await startWebSignIn(db, session.id, state, now()))) {
     const token = newSessionToken();
-    const at = now();
     await insertWebSession(db, {
       id: newSessionId(),
       tokenHash: token.hash,
       signInState: state,
-      now: at,
-      expireTime: new Date(at.getTime() + WEB_SESSION_TTL_MS),
+      ...sessionLife(now()),
     });
     headers["set-cookie"] = sessionCookie(token.token, secureCookie(context, req));
   }
@@ -94,37 +99,21 @@ export async function finishSignIn(
   }
   const verified = await steam.verifyOpenIdAssertion(fields);
   if (verified.kind === "unavailable") {
-    return context.respond.page(
-      res,
-      503,
-      messagePage(
-        "Steam is not answering",
-        "Steam could not confirm your sign-in just now. Sign in again in a moment.",
-        {
-          href: pagePath(campaignKey),
-          label: "Back to the campaign",
-        },
-      ),
-    );
+    return campaignMessage(context, res, 503, campaignKey, [
+      "Steam is not answering",
+      "Steam could not confirm your sign-in just now. Sign in again in a moment.",
+    ]);
   }
   if (verified.kind !== "ok" || !verified.value.valid) {
     const reason = verified.kind === "ok" && !verified.value.valid ? verified.value.reason : verified.kind;
     logger.info({ problem: "provider-refused", reason }, "web sign-in refused");
     return signInFailed(context, res, campaignKey, "Steam did not confirm this sign-in. Sign in again.");
   }
-  const steamId = verified.value.steamid;
   const token = newSessionToken();
-  const at = now();
-  const finished = await finishWebSignIn(db, {
-    id: session.id,
-    signInState: state,
-    steamId,
-    tokenHash: token.hash,
-    now: at,
-    expireTime: new Date(at.getTime() + WEB_SESSION_TTL_MS),
-  });
+  const signedIn = { id: session.id, signInState: state, steamId: verified.value.steamid, tokenHash: token.hash };
+  const finished = await finishWebSignIn(db, { ...signedIn, ...sessionLife(now()) });
   if (!finished) return signInFailed(context, res, campaignKey, "This sign-in is over. Sign in again.");
-  context.respond.redirect(res, pagePath(campaignKey), {
+  context.respond.redirect(res, webFundingPath(campaignKey), {
     "set-cookie": sessionCookie(token.token, secureCookie(context, req)),
   });
 }
@@ -136,42 +125,25 @@ export async function signOut(context: FundContext, req: Req, res: Res, campaign
     return refuseForm(context, res, campaignKey);
   }
   if (session) await deleteWebSession(context.deps.db, session.id);
-  context.respond.redirect(res, pagePath(campaignKey), {
+  context.respond.redirect(res, webFundingPath(campaignKey), {
     "set-cookie": clearedSessionCookie(secureCookie(context, req)),
   });
 }
 
 function signInFailed(context: FundContext, res: Res, campaignKey: string, text: string): void {
-  context.respond.page(
-    res,
-    400,
-    messagePage("Sign-in failed", text, { href: pagePath(campaignKey), label: "Back to the campaign" }),
-  );
+  campaignMessage(context, res, 400, campaignKey, ["Sign-in failed", text]);
 }
 
 /** A form that did not come from this service's own page, or without its session's token. */
 export function refuseForm(context: FundContext, res: Res, campaignKey: string): void {
-  context.respond.page(
-    res,
-    403,
-    messagePage(
-      "Please use the campaign's page",
-      "This request did not come from the campaign's page. Open it and try again.",
-      {
-        href: pagePath(campaignKey),
-        label: "Open the campaign's page",
-      },
-    ),
-  );
+  const words = [
+    "Please use the campaign's page",
+    "This request did not come from the campaign's page. Open it and try again.",
+  ] as const;
+  campaignMessage(context, res, 403, campaignKey, words, "Open the campaign's page");
 }
 
 export function webFundingOff(context: FundContext, res: Res, campaignKey: string): void {
-  context.respond.page(
-    res,
-    403,
-    messagePage("Web funding is off", "Funding from the web is turned off for this campaign.", {
-      href: pagePath(campaignKey),
-      label: "Back to the campaign",
-    }),
-  );
+  const words = ["Web funding is off", "Funding from the web is turned off for this campaign."] as const;
+  campaignMessage(context, res, 403, campaignKey, words);
 }

@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { hashToken } from "../core/credentials.js";
 
 // The funding page's browser session (docs/game-integration.md, "Funding from the web"): a
 // random token in an HttpOnly, SameSite=Lax cookie scoped to /fund, Secure when the page is
@@ -8,24 +9,18 @@ import type { IncomingHttpHeaders } from "node:http";
 
 export const SESSION_COOKIE = "fund_session";
 /** How long a session lasts after it was created or signed in. */
-export const WEB_SESSION_TTL_MS = 60 * 60_000;
+const WEB_SESSION_TTL_MS = 60 * 60_000;
 
 const TOKEN_BYTES = 32;
 const FORM_TOKEN_CONTEXT = "encore fund form token v1";
 
-export interface NewToken {
-  token: string;
-  hash: string;
-}
-
-export function newSessionToken(): NewToken {
+export function newSessionToken() {
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
-  return { token, hash: tokenHash(token) };
+  return { token, hash: hashToken(token) };
 }
 
-export function tokenHash(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
+/** A session created or signed in `now`: when it expires. */
+export const sessionLife = (now: Date) => ({ now, expireTime: new Date(now.getTime() + WEB_SESSION_TTL_MS) });
 
 /** A fresh id for a session row, and a state for one sign-in (carried in its return_to). */
 export const newSessionId = (): string => randomUUID();

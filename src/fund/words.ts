@@ -28,11 +28,9 @@ export function fundingWords(view: PublicFundingView): string[] {
   const lines: string[] = [];
   if (view.balanceNanos !== undefined) lines.push(`Balance: ${dollars(view.balanceNanos)}`);
   else lines.push(view.funded ? "The servers are funded." : "The servers are not funded yet.");
-  if (view.runwayDays !== undefined) lines.push(runwayWords(view.runwayDays));
+  const days = view.runwayDays;
+  if (days === 0n) lines.push("Less than a day of funding left at last week's rate.");
+  else if (days !== undefined)
+    lines.push(`About ${days} ${days === 1n ? "day" : "days"} of funding left at last week's rate.`);
   return lines;
-}
-
-function runwayWords(days: bigint): string {
-  if (days === 0n) return "Less than a day of funding left at last week's rate.";
-  return `About ${days} ${days === 1n ? "day" : "days"} of funding left at last week's rate.`;
 }

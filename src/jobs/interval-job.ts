@@ -12,6 +12,13 @@ export interface IntervalJobOptions<T> {
   runAgain?: (result: T) => boolean;
 }
 
+/** What a job is made from: its dependencies, and the time between its runs. */
+export interface JobOptions<D> {
+  deps: D;
+  /** Time between runs; work left waiting shortens it (runAgain). */
+  intervalMs: number;
+}
+
 export type IntervalJob<T = unknown> = Job & {
   /** Runs now, or right after the run in progress; nothing while the job is not started. */
   wake(): void;

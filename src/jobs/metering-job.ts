@@ -1,13 +1,11 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { hourFloor } from "../domain/metering.js";
 import { meterResource, resourcesBehind } from "../store/ledger.js";
-import { createIntervalJob, type IntervalJob } from "./interval-job.js";
+import { createIntervalJob, type IntervalJob, type JobOptions } from "./interval-job.js";
 
-export interface MeteringJobOptions {
-  deps: Pick<ServiceDeps, "db" | "now" | "logger" | "fundingChanges" | "webhookEvents">;
-  /** Time between runs. */
-  intervalMs: number;
-}
+export type MeteringJobOptions = JobOptions<
+  Pick<ServiceDeps, "db" | "now" | "logger" | "fundingChanges" | "webhookEvents">
+>;
 
 export interface MeteringReport {
   resources: number;

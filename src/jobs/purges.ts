@@ -9,7 +9,7 @@ import { purgeWebhookEvents } from "../store/webhook-retention.js";
 import { createIntervalJob, type IntervalJob } from "./interval-job.js";
 
 // Every purge is one declaration (PurgeKind) of what it deletes or expires, from what age, how
-// many rows a run takes and how often it runs, run by createPurge. None needs a lease: each store
+// many rows a run takes and how often it runs, run by purge. None needs a lease: each store
 // statement is safe with replicas running it at once (each removes what is left).
 
 export interface PurgeOptions {
@@ -50,43 +50,43 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 // must not credit. The provider's own pages expire within the same day.
 export const CHECKOUT_SESSION_LIFETIME_MS = DAY_MS;
 
-function createPurge(kind: PurgeKind, options: PurgeOptions): Purge {
-  const { deps } = options;
-  const batch = kind.batch === undefined ? undefined : (options.batch ?? kind.batch);
-  const logger = deps.logger.child({ job: kind.name });
-  return createIntervalJob({
-    name: kind.name,
-    intervalMs: options.intervalMs ?? kind.intervalMs,
-    logger,
-    runOnce: async () => {
-      const now = deps.now();
-      const cutoff = new Date(now.getTime() - kind.ageMs);
-      const removed =
-        kind.batch === undefined
-          ? await kind.remove(deps.db, { now, cutoff })
-          : await kind.remove(deps.db, { now, cutoff, limit: batch ?? kind.batch });
-      if (removed > 0) logger.info({ rows: removed, before: cutoff.toISOString() }, kind.removed);
-      return removed;
-    },
-    runAgain: (removed) => batch !== undefined && removed >= batch,
-  });
-}
+/** A purge that runs `kind`, at the interval and batch its options may change. */
+const purge =
+  (kind: PurgeKind) =>
+  (options: PurgeOptions): Purge => {
+    const { deps } = options;
+    const batch = kind.batch === undefined ? undefined : (options.batch ?? kind.batch);
+    const logger = deps.logger.child({ job: kind.name });
+    return createIntervalJob({
+      name: kind.name,
+      intervalMs: options.intervalMs ?? kind.intervalMs,
+      logger,
+      runOnce: async () => {
+        const now = deps.now();
+        const cutoff = new Date(now.getTime() - kind.ageMs);
+        const removed =
+          kind.batch === undefined
+            ? await kind.remove(deps.db, { now, cutoff })
+            : await kind.remove(deps.db, { now, cutoff, limit: batch ?? kind.batch });
+        if (removed > 0) logger.info({ rows: removed, before: cutoff.toISOString() }, kind.removed);
+        return removed;
+      },
+      runAgain: (removed) => batch !== undefined && removed >= batch,
+    });
+  };
 
 /** Deletes, hourly (retention is counted in days), a batch at a time, what outlived its retention. */
 const retentionPurge =
   (name: string, rows: string, batch: number, remove: Remove<{ cutoff: Date; limit: number }>) =>
   ({ retentionDays, ...options }: RetentionPurgeOptions): Purge =>
-    createPurge(
-      {
-        name,
-        removed: `${rows} past retention deleted`,
-        intervalMs: 60 * MINUTE_MS,
-        ageMs: retentionDays * DAY_MS,
-        batch,
-        remove,
-      },
-      options,
-    );
+    purge({
+      name,
+      removed: `${rows} past retention deleted`,
+      intervalMs: 60 * MINUTE_MS,
+      ageMs: retentionDays * DAY_MS,
+      batch,
+      remove,
+    })(options);
 
 /** AUDIT_RETENTION_DAYS; the only writer allowed to delete from the audit log (store/audit-events.ts). */
 export const createAuditPurge = retentionPurge("audit-purge", "audit events", 5_000, purgeAuditEvents);
@@ -101,17 +101,13 @@ export const createWebhookPurge = retentionPurge("webhook-purge", "webhook event
  * Deletes expired sessions (they live at most 12 hours, services/operator/account-methods.ts). An expired
  * session already fails to authenticate, so the interval only bounds storage.
  */
-export const createSessionPurge = (options: PurgeOptions): Purge =>
-  createPurge(
-    {
-      name: "session-purge",
-      removed: "expired sessions deleted",
-      intervalMs: 15 * MINUTE_MS,
-      ageMs: 0,
-      remove: (db, { cutoff }) => deleteExpiredSessions(db, cutoff),
-    },
-    options,
-  );
+export const createSessionPurge = purge({
+  name: "session-purge",
+  removed: "expired sessions deleted",
+  intervalMs: 15 * MINUTE_MS,
+  ageMs: 0,
+  remove: (db, { cutoff }) => deleteExpiredSessions(db, cutoff),
+});
 
 /**
  * Deletes the funding page's expired browser sessions (and with them the Steam ids they held) and
@@ -119,31 +115,23 @@ export const createSessionPurge = (options: PurgeOptions): Purge =>
  * older than NONCE_MAX_AGE_MS, so it is kept a while past that (for the provider's clock running
  * ahead of ours) and no longer.
  */
-export const createWebSessionPurge = (options: PurgeOptions): Purge =>
-  createPurge(
-    {
-      name: "web-session-purge",
-      removed: "expired web sessions and stale nonces deleted",
-      intervalMs: 15 * MINUTE_MS,
-      ageMs: 2 * NONCE_MAX_AGE_MS,
-      remove: (db, { now, cutoff }) => purgeWebSessions(db, now, cutoff),
-    },
-    options,
-  );
+export const createWebSessionPurge = purge({
+  name: "web-session-purge",
+  removed: "expired web sessions and stale nonces deleted",
+  intervalMs: 15 * MINUTE_MS,
+  ageMs: 2 * NONCE_MAX_AGE_MS,
+  remove: (db, { now, cutoff }) => purgeWebSessions(db, now, cutoff),
+});
 
 /**
  * Moves OPEN checkout sessions older than CHECKOUT_SESSION_LIFETIME_MS to EXPIRED; the interval is
  * how long past its lifetime a session may still read OPEN. Completion, conditional on OPEN like
  * the expiry, credits a session only if it was paid before it expired.
  */
-export const createCheckoutExpiry = (options: PurgeOptions): Purge =>
-  createPurge(
-    {
-      name: "checkout-expiry",
-      removed: "abandoned checkout sessions expired",
-      intervalMs: 5 * MINUTE_MS,
-      ageMs: CHECKOUT_SESSION_LIFETIME_MS,
-      remove: (db, { cutoff }) => expireCheckoutSessions(db, { openedBefore: cutoff }),
-    },
-    options,
-  );
+export const createCheckoutExpiry = purge({
+  name: "checkout-expiry",
+  removed: "abandoned checkout sessions expired",
+  intervalMs: 5 * MINUTE_MS,
+  ageMs: CHECKOUT_SESSION_LIFETIME_MS,
+  remove: (db, { cutoff }) => expireCheckoutSessions(db, { openedBefore: cutoff }),
+});

@@ -6,12 +6,10 @@ import {
   type ReconcileReport,
   reconcileLink,
 } from "../usecases/reconciliation/reconcile-link.js";
-import { createIntervalJob, type IntervalJob } from "./interval-job.js";
+import { createIntervalJob, type IntervalJob, type JobOptions } from "./interval-job.js";
 
-export interface ReconciliationJobOptions {
-  deps: ReconcileDeps;
-  /** Time between passes (RECONCILIATION_INTERVAL_MS); the first comes one interval after start. */
-  intervalMs: number;
+/** intervalMs: RECONCILIATION_INTERVAL_MS; the first pass comes one interval after start. */
+export interface ReconciliationJobOptions extends JobOptions<ReconcileDeps> {
   /** Report page size (reference 3.9 recommends 1000..10000). */
   pageSize?: number;
 }

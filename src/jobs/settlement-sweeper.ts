@@ -2,12 +2,9 @@ import { holdLease } from "../store/leases.js";
 import { leaseDuePurchases } from "../store/purchase-leases.js";
 import { findPurchase } from "../store/purchases.js";
 import { type SettleDeps, settlePurchase } from "../usecases/settle-purchase.js";
-import { createIntervalJob, type IntervalJob } from "./interval-job.js";
+import { createIntervalJob, type IntervalJob, type JobOptions } from "./interval-job.js";
 
-export interface SettlementSweeperOptions {
-  deps: SettleDeps;
-  /** Time between sweeps. */
-  intervalMs: number;
+export interface SettlementSweeperOptions extends JobOptions<SettleDeps> {
   /** A purchase begun this long ago and not final is settled by the sweeper; also the recheck period. */
   settleAfterMs: number;
   /** A purchase still unapproved this long after it began is cancelled (a web one: abandoned, approved or not). */

@@ -1,13 +1,9 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { claimTransfer } from "../store/transfer-progress.js";
 import { TRANSFER_LEASE_MS, type TransferDeps, workTransfer } from "../usecases/transfer-steps.js";
-import { createIntervalJob, type IntervalJob } from "./interval-job.js";
+import { createIntervalJob, type IntervalJob, type JobOptions } from "./interval-job.js";
 
-export interface TransferMoverOptions {
-  deps: TransferDeps & Pick<ServiceDeps, "fundingChanges" | "logger">;
-  /** Time between looks for work when there was none. */
-  intervalMs: number;
-}
+export type TransferMoverOptions = JobOptions<TransferDeps & Pick<ServiceDeps, "fundingChanges" | "logger">>;
 
 export type TransferMover = IntervalJob<number> & {
   /** Takes one transfer whose lease is free and moves up to `maxItems` of its items; returns how many. */

@@ -1,13 +1,11 @@
 import type { ServiceDeps } from "../core/deps.js";
 import { leaseVerifications } from "../store/campaigns.js";
-import { createIntervalJob, type IntervalJob } from "./interval-job.js";
+import { createIntervalJob, type IntervalJob, type JobOptions } from "./interval-job.js";
 import { type VerifyResult, verifyCampaign } from "./verify-campaign.js";
 
-export interface VerificationJobOptions {
-  deps: Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "logger" | "webhookEvents" | "fundingChanges">;
-  /** Time between passes over campaigns in VERIFYING. */
-  intervalMs: number;
-}
+export type VerificationJobOptions = JobOptions<
+  Pick<ServiceDeps, "db" | "steam" | "masterKeys" | "now" | "logger" | "webhookEvents" | "fundingChanges">
+>;
 
 /** wake(): a pass now (after create or retry in this process); runOnce(): what each campaign due came to. */
 export type VerificationJob = IntervalJob<VerifyResult[]>;

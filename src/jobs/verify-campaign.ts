@@ -23,23 +23,13 @@ export async function verifyCampaign(deps: VerifyDeps, task: VerificationTask): 
   const appid = Number(task.appId);
   const apps = await deps.steam.listPartnerApps({ publisherKey });
   if (apps.kind === "unavailable") return postpone(deps, task);
+  const facts: VerificationFacts = { keyOwnsApp: false, removedFromSale: false, endingAnnouncement: "" };
   if (apps.kind === "refused") {
     if (apps.keyRejected) await markKeyRejected(deps, task.linkId, publisherKey);
-    return record(
-      deps,
-      task,
-      { keyOwnsApp: false, removedFromSale: false, endingAnnouncement: "" },
-      {
-        state: "NEEDS_REVIEW",
-        explanation: "The platform rejected the link's publisher key; rotate it, then retry verification.",
-      },
-    );
+    const explanation = "The platform rejected the link's publisher key; rotate it, then retry verification.";
+    return record(deps, task, facts, { state: "NEEDS_REVIEW", explanation });
   }
-  const facts: VerificationFacts = {
-    keyOwnsApp: apps.value.some((app) => app.appid === appid),
-    removedFromSale: false,
-    endingAnnouncement: "",
-  };
+  facts.keyOwnsApp = apps.value.some((app) => app.appid === appid);
   if (!facts.keyOwnsApp) return record(deps, task, facts);
   const store = await deps.steam.getStoreAvailability({ appid });
   if (store.kind === "unavailable") return postpone(deps, task);

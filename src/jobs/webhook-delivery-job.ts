@@ -1,28 +1,20 @@
-import type { ServiceDeps } from "../core/deps.js";
 import { leaseWebhookDeliveries } from "../store/webhook-delivery-attempts.js";
-import { createIntervalJob } from "./interval-job.js";
-import type { Job } from "./job.js";
+import { createIntervalJob, type IntervalJob, type JobOptions } from "./interval-job.js";
 import { createLeasePool } from "./lease-pool.js";
-import { type AttemptResult, createDeliveryAttempt } from "./webhook-attempt.js";
+import { type AttemptResult, createDeliveryAttempt, type DeliveryAttemptOptions } from "./webhook-attempt.js";
 
 export type { AttemptResult } from "./webhook-attempt.js";
 
-export interface WebhookDeliveryJobOptions {
-  deps: Pick<ServiceDeps, "db" | "masterKeys" | "now" | "logger" | "config">;
-  /** Time between looks for due deliveries when none was found. */
-  intervalMs: number;
+export interface WebhookDeliveryJobOptions extends JobOptions<DeliveryAttemptOptions["deps"]> {
   /** The jitter's source, in [0, 1); Math.random unless a test fixes it. */
   random?: () => number;
 }
 
-export type WebhookDeliveryJob = Job & {
-  wake(): void;
-  /**
-   * Attempts what is due now, refilling each freed slot, until nothing more can be leased; what
-   * each attempt came to. Tests run it on a clock of their own; the service runs start().
-   */
-  runOnce(): Promise<AttemptResult[]>;
-};
+/**
+ * runOnce(): attempts what is due now, refilling each freed slot, until nothing more can be
+ * leased; what each attempt came to. Tests run it on a clock of their own; the service runs start().
+ */
+export type WebhookDeliveryJob = IntervalJob<AttemptResult[]>;
 
 /**
  * Delivers webhook events (docs/webhooks.md "Delivery" and "Fairness"): a pool of

@@ -17,11 +17,15 @@ import type { ReconciliationTask } from "../../store/reconciliation-leases.js";
 export class CursorMoved extends Error {}
 
 export interface AppliedPage {
+  /** Reversals recorded or raised. */
   reversed: number;
   reversedNanos: bigint;
   /** Purchases the service had ended without credit, credited now from the report. */
   settled: number;
-  /** Purchases the service had ended without credit that the platform settled, found now. */
+  /**
+   * Purchases the service had ended without credit (FAILED, CANCELLED) that the platform settled,
+   * found now: credited (also counted in `settled`) or, taken back in full, owing nothing.
+   */
   mismatches: number;
 }
 

@@ -4,7 +4,7 @@ import { linkAppIds, readCursor } from "../../store/reconciliation.js";
 import type { ReconciliationTask } from "../../store/reconciliation-leases.js";
 import { markKeyRejected } from "../key-rejected.js";
 import type { SettleDeps } from "../settle-purchase.js";
-import { applyReportPage, CursorMoved } from "./apply-report-page.js";
+import { type AppliedPage, applyReportPage, CursorMoved } from "./apply-report-page.js";
 import { settleMissed } from "./settle-missed.js";
 
 /** How long a pass holds its link between pages; a crashed replica's link comes back after it. */
@@ -22,22 +22,15 @@ export interface ReconcileOptions {
   keepGoing?: () => Promise<boolean>;
 }
 
-export interface ReconcileReport {
+/** What a pass came to: its pages' tallies added up (AppliedPage), and how it ended. */
+export interface ReconcileReport extends AppliedPage {
   /** Report pages applied. */
   pages: number;
-  /** Reversals recorded or raised. */
-  reversed: number;
-  reversedNanos: bigint;
   /**
    * Purchases the report showed settled that had not been credited, credited now: open ones
    * settled, and ones the service had ended without credit (a partial refund's share reversed).
    */
   settled: number;
-  /**
-   * Purchases the service had ended without credit (FAILED, CANCELLED) that the platform settled,
-   * found this pass: credited now (also counted in `settled`) or, taken back in full, owing nothing.
-   */
-  mismatches: number;
   /** True when every app's report was read to its end. */
   drained: boolean;
   /** Why the pass stopped early, when it did. */
@@ -45,15 +38,12 @@ export interface ReconcileReport {
 }
 
 /**
- * Reconciles one leased link with the platform's report (reference 3.1 step 6): for
- * each app of its campaigns, reads GetReport (SETTLEMENT: every settled in-game order, refunded
- * or charged back ones included) from the stored cursor, page after page until drained. Each
- * page's reversals and the cursor's advance commit in one transaction, so a crash between them
- * leaves neither and the next pass applies the page again. Open purchases the report shows
- * settled are settled first through the one settlement use case (credit exactly once, with the
- * finding that says why); purchases the service ended without credit are credited or found
- * owing nothing within the page's transaction. A sandbox link reads the sandbox interface and
- * moves no money.
+ * Reconciles one leased link with the platform's report (reference 3.1 step 6): for each app of
+ * its campaigns, reads GetReport (SETTLEMENT: every settled in-game order, refunded or charged back
+ * ones included) from the stored cursor, page after page until drained. Open purchases the report
+ * shows settled are settled first (settleMissed); then the page and the cursor's advance commit in
+ * one transaction (applyReportPage), so a crash leaves neither and the next pass applies the page
+ * again. A sandbox link reads the sandbox interface and moves no money.
  */
 export async function reconcileLink(
   deps: ReconcileDeps,
