@@ -106,10 +106,7 @@ export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonl
   }
 
   const orderParams = (ref: OrderRef) => ({ orderid: ref.orderid, appid: String(ref.appid) });
-  const on = (input: { sandbox: boolean; publisherKey: string }) => ({
-    sandbox: input.sandbox,
-    publisherKey: input.publisherKey,
-  });
+  const on = ({ sandbox, publisherKey }: { sandbox: boolean; publisherKey: string }) => ({ sandbox, publisherKey });
 
   return {
     getUserInfo: (input) =>

@@ -137,6 +137,11 @@ export function ensurePlayer(state: SimState, steamid: string): SimPlayer {
   return player;
 }
 
+/** Now in RFC 3339 UTC to the second, as Steam writes times. */
+export function nowSeconds(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
 /** A fresh ticket. Real tickets are a few hundred bytes; the length is not part of any contract. */
 export function mintTicketHex(): string {
   return randomBytes(120).toString("hex").toUpperCase();
