@@ -32,10 +32,7 @@ export interface MessageSchemasOptions {
  */
 export function createMessageSchemas(options: MessageSchemasOptions = {}): MessageSchemas {
   const schemas: Record<string, JsonSchema> = {};
-  const describe = (desc: DescMessage | DescEnum | DescField) => {
-    const text = options.describe?.(desc);
-    return text === undefined || text === "" ? {} : { description: text };
-  };
+  const describe = (desc: DescMessage | DescEnum | DescField) => described(options.describe?.(desc));
   const name = (message: DescMessage, mode: SchemaMode) =>
     mode === "output" ? message.typeName : `${message.typeName}.Input`;
 
@@ -99,6 +96,11 @@ export function createMessageSchemas(options: MessageSchemasOptions = {}): Messa
       : { type: "string", enum: desc.values.map((v) => v.name), ...describe(desc) };
 
   return { ref, field, components: () => schemas };
+}
+
+/** `{ description }` when there is one to give. */
+export function described(text: string | undefined): { description?: string } {
+  return text === undefined || text === "" ? {} : { description: text };
 }
 
 const int32 = { type: "integer", format: "int32" };
