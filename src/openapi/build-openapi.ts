@@ -5,7 +5,7 @@ import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { ACCEPTED_CODINGS } from "../transcode/content-coding.js";
 import { createRouteTable, type Route } from "../transcode/route-table.js";
 import { createMessageSchemas, described, type JsonSchema, type MessageSchemas } from "./message-schemas.js";
-import { openApiPath } from "./openapi-path.js";
+import { openApiPath, type PathParameter } from "./openapi-path.js";
 import { queryParameters } from "./query-parameters.js";
 
 export interface OpenApiOptions {
@@ -42,7 +42,7 @@ export function buildOpenApi(options: OpenApiOptions): OpenApiDocument {
     const { path, parameters } = openApiPath(route);
     const item = paths[path] ?? {};
     paths[path] = item;
-    item[route.httpMethod.toLowerCase()] = operation({ route, binding: n, options, schemas, errors, parameters });
+    item[route.httpMethod.toLowerCase()] = operation(route, n, parameters, { options, schemas, errors });
   }
   return {
     openapi: "3.1.0",
@@ -66,16 +66,12 @@ export function buildOpenApi(options: OpenApiOptions): OpenApiDocument {
   };
 }
 
-interface OperationInput {
-  route: Route;
-  binding: number;
-  options: OpenApiOptions;
-  schemas: MessageSchemas;
-  errors: ErrorResponses;
-  parameters: ReturnType<typeof openApiPath>["parameters"];
-}
-
-function operation({ route, binding, options, schemas, errors, parameters }: OperationInput) {
+function operation(
+  route: Route,
+  binding: number,
+  parameters: readonly PathParameter[],
+  { options, schemas, errors }: { options: OpenApiOptions; schemas: MessageSchemas; errors: ErrorResponses },
+) {
   const { method } = route;
   const isPublic = options.isPublic(method);
   const body =

@@ -6,7 +6,7 @@ import { ORDER_STATUSES } from "../../domain/purchase-state.js";
 import { decodeMicroTxn } from "./steam-envelope.js";
 import type { SteamHttp } from "./steam-http.js";
 import { toSteamLanguage } from "./steam-language.js";
-import type { InitTxnInput, OpenedTxn, OrderRef, PlatformResult, SteamPlatform } from "./steam-platform.js";
+import type { AppCall, InitTxnInput, OpenedTxn, OrderRef, PlatformResult, SteamPlatform } from "./steam-platform.js";
 import { steamUrl } from "./steam-url.js";
 
 type MicroTxnCalls = Pick<SteamPlatform, "getUserInfo" | "initTxn" | "queryTxn" | "finalizeTxn" | "getReport">;
@@ -62,8 +62,6 @@ const orderFields = {
     .default([]),
 };
 
-const txnStateParams = z.object(orderFields);
-
 // Reference 3.9: `{count, orders}`; `timecreated` is documented for the report (optional here so
 // one order without it does not make the whole page unreadable).
 const reportParams = z
@@ -75,32 +73,35 @@ const reportParams = z
 export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonly apiUrl: string }): MicroTxnCalls {
   const { http, apiUrl } = options;
 
+  /** `path` is `<Method>/v<N>` on the interface `on.sandbox` picks. */
   async function call<T>(
-    spec: { method: "GET" | "POST"; name: string; version: number; sandbox: boolean; publisherKey: string },
+    method: "GET" | "POST",
+    path: string,
+    on: AppCall,
     params: Record<string, string> | URLSearchParams,
     schema: z.ZodType<T>,
   ): Promise<PlatformResult<T>> {
-    const iface = spec.sandbox ? "ISteamMicroTxnSandbox" : "ISteamMicroTxn";
-    const path = `${iface}/${spec.name}/v${spec.version}/`;
+    const iface = on.sandbox ? "ISteamMicroTxnSandbox" : "ISteamMicroTxn";
     const form = params instanceof URLSearchParams ? params : new URLSearchParams(params);
-    const url = spec.method === "GET" ? steamUrl(apiUrl, path, Object.fromEntries(form)) : steamUrl(apiUrl, path);
+    const url = steamUrl(apiUrl, `${iface}/${path}/`, method === "GET" ? Object.fromEntries(form) : undefined);
     const answer = await http.send({
-      call: spec.name,
+      call: path.slice(0, path.indexOf("/")),
       url,
-      method: spec.method,
-      publisherKey: spec.publisherKey,
-      ...(spec.method === "POST" ? { form } : {}),
+      method,
+      publisherKey: on.publisherKey,
+      ...(method === "POST" ? { form } : {}),
     });
     return answer.kind === "ok" ? decodeMicroTxn(answer.value, schema) : answer;
   }
 
   const orderParams = (ref: OrderRef) => ({ orderid: ref.orderid, appid: String(ref.appid) });
-  const on = ({ sandbox, publisherKey }: { sandbox: boolean; publisherKey: string }) => ({ sandbox, publisherKey });
 
   return {
     getUserInfo: (input) =>
       call(
-        { method: "GET", name: "GetUserInfo", version: 2, ...on(input) },
+        "GET",
+        "GetUserInfo/v2",
+        input,
         {
           appid: String(input.appid),
           steamid: input.steamid,
@@ -109,18 +110,14 @@ export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonl
         walletParams,
       ),
     initTxn: (input) =>
-      call(
-        { method: "POST", name: "InitTxn", version: 3, ...on(input) },
-        initTxnForm(input),
-        openedParams(input.webSession !== undefined),
-      ),
-    queryTxn: (input) =>
-      call({ method: "GET", name: "QueryTxn", version: 3, ...on(input) }, orderParams(input), txnStateParams),
-    finalizeTxn: (input) =>
-      call({ method: "POST", name: "FinalizeTxn", version: 2, ...on(input) }, orderParams(input), txnIdsParams),
+      call("POST", "InitTxn/v3", input, initTxnForm(input), openedParams(input.webSession !== undefined)),
+    queryTxn: (input) => call("GET", "QueryTxn/v3", input, orderParams(input), z.object(orderFields)),
+    finalizeTxn: (input) => call("POST", "FinalizeTxn/v2", input, orderParams(input), txnIdsParams),
     getReport: (input) =>
       call(
-        { method: "GET", name: "GetReport", version: 5, ...on(input) },
+        "GET",
+        "GetReport/v5",
+        input,
         { appid: String(input.appid), type: input.type, time: input.time, maxresults: String(input.maxResults) },
         reportParams,
       ),

@@ -115,9 +115,7 @@ export type TxnItemState = Pick<OrderItem, "itemid" | "qty" | "amountCents"> & {
   readonly itemStatus: string;
 };
 
-export type TxnState = {
-  readonly orderid: string;
-  readonly transid: string;
+export type TxnState = TxnIds & {
   readonly steamid: string;
   /** Reference 3.2 (the purchase state machine reads them). */
   readonly status: OrderStatus;
