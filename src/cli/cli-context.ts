@@ -1,32 +1,19 @@
-import { type Client, createClient } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
 import type { Command } from "commander";
 import { OperatorAuditService } from "../../gen/encore/operator/v1/operator_audit_service_pb.js";
 import { OperatorService } from "../../gen/encore/operator/v1/operator_service_pb.js";
-import { createOperatorTransport } from "./operator-client.js";
-import type { Output } from "./output.js";
+import { type ConnectionOptions, createOperatorTransport } from "./operator-client.js";
 
 export interface CliEnvironment {
   env: NodeJS.ProcessEnv;
   write(text: string): void;
 }
 
-export interface CommandContext {
-  client: Client<typeof OperatorService>;
-  /** The audit log of every account. */
-  audit: Client<typeof OperatorAuditService>;
-  output: Output;
-}
+/** The program's global options. */
+export type GlobalOptions = ConnectionOptions & { json?: boolean };
 
-interface GlobalOptions {
-  url?: string;
-  token?: string;
-  ca?: string;
-  insecure?: boolean;
-  json?: boolean;
-}
-
-/** The client and output of one command, from the program's global options. */
-export function commandContext(command: Command, environment: CliEnvironment): CommandContext {
+/** The client, the audit log of every account and the output of one command, from the program's global options. */
+export function commandContext(command: Command, environment: CliEnvironment) {
   const { json, ...connection } = command.optsWithGlobals<GlobalOptions>();
   const transport = createOperatorTransport(connection, environment.env);
   return {

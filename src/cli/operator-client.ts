@@ -14,17 +14,12 @@ export interface ConnectionOptions {
   insecure?: boolean;
 }
 
-export interface OperatorToken {
-  token: string;
-  /** Where it came from, for an authentication failure (never the token itself). */
-  source: string;
-}
-
 /**
  * The operator token: --token, else OPERATOR_TOKEN, else the one the service generated beside
- * its embedded database (DATA_DIR/secrets.json, DESIGN 4) on this machine.
+ * its embedded database (DATA_DIR/secrets.json, DESIGN 4) on this machine; with where it came
+ * from, for an authentication failure (never the token itself).
  */
-export function resolveToken(options: ConnectionOptions, env: NodeJS.ProcessEnv): OperatorToken {
+function resolveToken(options: ConnectionOptions, env: NodeJS.ProcessEnv): { token: string; source: string } {
   if (options.token) return { token: options.token, source: "the --token flag" };
   if (env.OPERATOR_TOKEN) return { token: env.OPERATOR_TOKEN, source: "OPERATOR_TOKEN" };
   const { file, value: token } = localSecret(env, "operatorToken");

@@ -2,8 +2,8 @@ import type { Command } from "commander";
 import { resources } from "../domain/resource-names.js";
 import { paymentWebhookSecret } from "../platform/billing/payment-signature.js";
 import { signPaymentEvent } from "../platform/billing/sign-payment-event.js";
-import type { CliEnvironment } from "./cli-context.js";
-import { type ConnectionOptions, localSecret, readCa, serviceUrl } from "./operator-client.js";
+import type { CliEnvironment, GlobalOptions } from "./cli-context.js";
+import { localSecret, readCa, serviceUrl } from "./operator-client.js";
 import { emit } from "./output.js";
 
 /** simulate-payment: plays the payment provider telling the service a checkout was paid. */
@@ -13,7 +13,7 @@ export function addPaymentCommands(program: Command, environment: CliEnvironment
     .description("sign and send the provider's checkout.paid event for a session (credits it once)")
     .requiredOption("--session <name>", resources.checkoutSession.pattern)
     .action(async (options: { session: string }, command: Command) => {
-      const { json, ...connection } = command.optsWithGlobals<ConnectionOptions & { json?: boolean }>();
+      const { json, ...connection } = command.optsWithGlobals<GlobalOptions>();
       if (!resources.checkoutSession.parse(options.session).ok) {
         throw new Error(`"${options.session}" is not ${resources.checkoutSession.pattern}.`);
       }

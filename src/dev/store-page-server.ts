@@ -20,14 +20,7 @@ export interface StorePageServer {
 }
 
 const PAGE_DIR = fileURLToPath(new URL("../../clients/browser/", import.meta.url));
-const FILES: Readonly<Record<string, string>> = {
-  "/": "index.html",
-  "/index.html": "index.html",
-  "/store.css": "store.css",
-  "/store-page.js": "store-page.js",
-  "/encore-client.js": "encore-client.js",
-  "/steam-bridges.js": "steam-bridges.js",
-};
+const FILES = new Set(["index.html", "store.css", "store-page.js", "encore-client.js", "steam-bridges.js"]);
 const TYPES: Readonly<Record<string, string>> = {
   html: "text/html; charset=utf-8",
   css: "text/css; charset=utf-8",
@@ -88,8 +81,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: string,
     res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(config);
     return;
   }
-  const file = FILES[path];
-  if (!file) {
+  const file = path === "/" ? "index.html" : path.slice(1);
+  if (!FILES.has(file)) {
     res.writeHead(404).end();
     return;
   }

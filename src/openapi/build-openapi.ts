@@ -4,8 +4,8 @@ import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { ACCEPTED_CODINGS } from "../transcode/content-coding.js";
 import { createRouteTable, type Route } from "../transcode/route-table.js";
-import { createMessageSchemas, type JsonSchema, type MessageSchemas } from "./message-schemas.js";
-import { openApiPath } from "./openapi-path.js";
+import { createMessageSchemas, described, type JsonSchema, type MessageSchemas } from "./message-schemas.js";
+import { openApiPath, type PathParameter } from "./openapi-path.js";
 import { queryParameters } from "./query-parameters.js";
 
 export interface OpenApiOptions {
@@ -42,13 +42,13 @@ export function buildOpenApi(options: OpenApiOptions): OpenApiDocument {
     const { path, parameters } = openApiPath(route);
     const item = paths[path] ?? {};
     paths[path] = item;
-    item[route.httpMethod.toLowerCase()] = operation({ route, binding: n, options, schemas, errors, parameters });
+    item[route.httpMethod.toLowerCase()] = operation(route, n, parameters, { options, schemas, errors });
   }
   return {
     openapi: "3.1.0",
     info: options.info,
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    tags: options.services.map((s) => ({ name: s.typeName, ...describe(options, s) })),
+    tags: options.services.map((s) => ({ name: s.typeName, ...described(options.describe?.(s)) })),
     security: [{ bearer: [] }],
     paths,
     components: {
@@ -66,19 +66,14 @@ export function buildOpenApi(options: OpenApiOptions): OpenApiDocument {
   };
 }
 
-interface OperationInput {
-  route: Route;
-  binding: number;
-  options: OpenApiOptions;
-  schemas: MessageSchemas;
-  errors: ErrorResponses;
-  parameters: ReturnType<typeof openApiPath>["parameters"];
-}
-
-function operation({ route, binding, options, schemas, errors, parameters }: OperationInput) {
+function operation(
+  route: Route,
+  binding: number,
+  parameters: readonly PathParameter[],
+  { options, schemas, errors }: { options: OpenApiOptions; schemas: MessageSchemas; errors: ErrorResponses },
+) {
   const { method } = route;
   const isPublic = options.isPublic(method);
-  const text = options.describe?.(method);
   const body =
     route.body.kind === "none"
       ? undefined
@@ -93,7 +88,7 @@ function operation({ route, binding, options, schemas, errors, parameters }: Ope
     operationId: `${method.parent.typeName}.${method.name}${binding === 0 ? "" : `.${binding}`}`,
     tags: [method.parent.typeName],
     summary: `${method.parent.name}.${method.name}`,
-    ...(text === undefined || text === "" ? {} : { description: text }),
+    ...described(options.describe?.(method)),
     ...(isPublic ? { security: [] } : {}),
     parameters: [
       ...parameters.map((p) => ({
@@ -124,7 +119,7 @@ function bodyFieldSchema(field: DescField, schemas: MessageSchemas): JsonSchema 
   const schema = schemas.field(field, "input");
   if (field.fieldKind !== "message") return schema;
   const { description } = schema as { description?: string };
-  return { ...schemas.ref(field.message, "input"), ...(description === undefined ? {} : { description }) };
+  return { ...schemas.ref(field.message, "input"), ...described(description) };
 }
 
 interface ErrorResponses {
@@ -185,11 +180,6 @@ function unsupportedCoding(content: unknown) {
 
 function codeName(code: Code): string {
   return Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
-}
-
-function describe(options: OpenApiOptions, service: DescService): { description?: string } {
-  const text = options.describe?.(service);
-  return text === undefined || text === "" ? {} : { description: text };
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

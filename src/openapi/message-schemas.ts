@@ -24,9 +24,6 @@ export interface MessageSchemasOptions {
   describe?: (desc: DescMessage | DescEnum | DescField) => string | undefined;
 }
 
-const int64Types = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64]);
-const uint64Types = new Set([ScalarType.UINT64, ScalarType.FIXED64]);
-
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of messages in proto3 canonical JSON: fields by
  * their lowerCamelCase JSON names, 64-bit integers as decimal strings, enums by value name,
@@ -35,10 +32,7 @@ const uint64Types = new Set([ScalarType.UINT64, ScalarType.FIXED64]);
  */
 export function createMessageSchemas(options: MessageSchemasOptions = {}): MessageSchemas {
   const schemas: Record<string, JsonSchema> = {};
-  const describe = (desc: DescMessage | DescEnum | DescField) => {
-    const text = options.describe?.(desc);
-    return text === undefined || text === "" ? {} : { description: text };
-  };
+  const describe = (desc: DescMessage | DescEnum | DescField) => described(options.describe?.(desc));
   const name = (message: DescMessage, mode: SchemaMode) =>
     mode === "output" ? message.typeName : `${message.typeName}.Input`;
 
@@ -104,78 +98,73 @@ export function createMessageSchemas(options: MessageSchemasOptions = {}): Messa
   return { ref, field, components: () => schemas };
 }
 
-export function scalarSchema(scalar: ScalarType): JsonSchema {
-  if (int64Types.has(scalar)) return { type: "string", format: "int64", pattern: "^-?[0-9]+$" };
-  if (uint64Types.has(scalar)) return { type: "string", format: "uint64", pattern: "^[0-9]+$" };
-  switch (scalar) {
-    case ScalarType.INT32:
-    case ScalarType.SINT32:
-    case ScalarType.SFIXED32:
-      return { type: "integer", format: "int32" };
-    case ScalarType.UINT32:
-    case ScalarType.FIXED32:
-      return { type: "integer", format: "uint32", minimum: 0 };
-    case ScalarType.DOUBLE:
-    case ScalarType.FLOAT:
-      return {
-        anyOf: [{ type: "number" }, { type: "string", enum: ["NaN", "Infinity", "-Infinity"] }],
-        format: scalar === ScalarType.FLOAT ? "float" : "double",
-      };
-    case ScalarType.BOOL:
-      return { type: "boolean" };
-    case ScalarType.BYTES:
-      return { type: "string", contentEncoding: "base64" };
-    default:
-      return { type: "string" };
-  }
+/** `{ description }` when there is one to give. */
+export function described(text: string | undefined): { description?: string } {
+  return text === undefined || text === "" ? {} : { description: text };
 }
 
-const wrapperScalars: Record<string, ScalarType> = {
-  DoubleValue: ScalarType.DOUBLE,
-  FloatValue: ScalarType.FLOAT,
-  Int64Value: ScalarType.INT64,
-  UInt64Value: ScalarType.UINT64,
-  Int32Value: ScalarType.INT32,
-  UInt32Value: ScalarType.UINT32,
-  BoolValue: ScalarType.BOOL,
-  StringValue: ScalarType.STRING,
-  BytesValue: ScalarType.BYTES,
+const int32 = { type: "integer", format: "int32" };
+const uint32 = { type: "integer", format: "uint32", minimum: 0 };
+const int64 = { type: "string", format: "int64", pattern: "^-?[0-9]+$" };
+const uint64 = { type: "string", format: "uint64", pattern: "^[0-9]+$" };
+const number = (format: string) => ({
+  anyOf: [{ type: "number" }, { type: "string", enum: ["NaN", "Infinity", "-Infinity"] }],
+  format,
+});
+
+const scalarSchemas: Partial<Record<ScalarType, JsonSchema>> = {
+  [ScalarType.INT32]: int32,
+  [ScalarType.SINT32]: int32,
+  [ScalarType.SFIXED32]: int32,
+  [ScalarType.UINT32]: uint32,
+  [ScalarType.FIXED32]: uint32,
+  [ScalarType.INT64]: int64,
+  [ScalarType.SINT64]: int64,
+  [ScalarType.SFIXED64]: int64,
+  [ScalarType.UINT64]: uint64,
+  [ScalarType.FIXED64]: uint64,
+  [ScalarType.DOUBLE]: number("double"),
+  [ScalarType.FLOAT]: number("float"),
+  [ScalarType.BOOL]: { type: "boolean" },
+  [ScalarType.BYTES]: { type: "string", contentEncoding: "base64" },
 };
 
-// ProtoJSON's own forms of the well-known types.
+function scalarSchema(scalar: ScalarType): JsonSchema {
+  return scalarSchemas[scalar] ?? { type: "string" };
+}
+
+// ProtoJSON's own forms of the well-known types, by name under google.protobuf.
+const wellKnownSchemas: Record<string, JsonSchema> = {
+  DoubleValue: scalarSchema(ScalarType.DOUBLE),
+  FloatValue: scalarSchema(ScalarType.FLOAT),
+  Int64Value: int64,
+  UInt64Value: uint64,
+  Int32Value: int32,
+  UInt32Value: uint32,
+  BoolValue: scalarSchema(ScalarType.BOOL),
+  StringValue: { type: "string" },
+  BytesValue: scalarSchema(ScalarType.BYTES),
+  Timestamp: { type: "string", format: "date-time" },
+  Duration: { type: "string", pattern: "^-?[0-9]+(\\.[0-9]{1,9})?s$" },
+  FieldMask: {
+    type: "string",
+    description: "google.protobuf.FieldMask: comma-separated field paths in lowerCamelCase",
+  },
+  Empty: { type: "object", additionalProperties: false },
+  Any: {
+    type: "object",
+    description: "google.protobuf.Any: `@type` names the message, whose fields follow",
+    properties: { "@type": { type: "string" } },
+    required: ["@type"],
+  },
+  Struct: { type: "object" },
+  ListValue: { type: "array" },
+  Value: {},
+};
+
 function wellKnownSchema(message: DescMessage): JsonSchema | undefined {
-  if (!message.typeName.startsWith("google.protobuf.")) return undefined;
-  const short = message.typeName.slice("google.protobuf.".length);
-  const wrapped = wrapperScalars[short];
-  if (wrapped !== undefined) return scalarSchema(wrapped);
-  switch (short) {
-    case "Timestamp":
-      return { type: "string", format: "date-time" };
-    case "Duration":
-      return { type: "string", pattern: "^-?[0-9]+(\\.[0-9]{1,9})?s$" };
-    case "FieldMask":
-      return {
-        type: "string",
-        description: "google.protobuf.FieldMask: comma-separated field paths in lowerCamelCase",
-      };
-    case "Empty":
-      return { type: "object", additionalProperties: false };
-    case "Any":
-      return {
-        type: "object",
-        description: "google.protobuf.Any: `@type` names the message, whose fields follow",
-        properties: { "@type": { type: "string" } },
-        required: ["@type"],
-      };
-    case "Struct":
-      return { type: "object" };
-    case "ListValue":
-      return { type: "array" };
-    case "Value":
-      return {};
-    default:
-      return undefined;
-  }
+  const [, short] = /^google\.protobuf\.(\w+)$/.exec(message.typeName) ?? [];
+  return short === undefined ? undefined : wellKnownSchemas[short];
 }
 
 function isOutputOnly(field: DescField): boolean {

@@ -1,6 +1,6 @@
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { Route } from "../transcode/route-table.js";
-import type { MessageSchemas } from "./message-schemas.js";
+import { described, type MessageSchemas } from "./message-schemas.js";
 
 // Message types the transcoder reads from one query value (bind-request.ts).
 const fromText =
@@ -36,7 +36,7 @@ export function queryParameters(route: Route, schemas: MessageSchemas): object[]
         out.push({
           name: path.map((f) => f.jsonName).join("."),
           in: "query",
-          ...(description === undefined ? {} : { description }),
+          ...described(description),
           schema: rest,
           ...(field.fieldKind === "list" ? { style: "form", explode: true } : {}),
         });

@@ -33,14 +33,8 @@ export type SteamClient = SteamPlatform & {
 };
 
 export function createSteamClient(options: SteamClientOptions): SteamClient {
-  const http = createSteamHttp({
-    timeoutMs: options.timeoutMs,
-    readRetries: options.readRetries,
-    retryBackoffMs: options.retryBackoffMs ?? 200,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-    ...(options.observer === undefined ? {} : { observer: options.observer }),
-  });
-  const apiUrl = options.apiUrl;
+  const http = createSteamHttp({ ...options, retryBackoffMs: options.retryBackoffMs ?? 200 });
+  const { apiUrl } = options;
   return {
     ...createAuthCall({ http, apiUrl }),
     ...createMicroTxnCalls({ http, apiUrl }),

@@ -56,17 +56,11 @@ const appNews = z.object({
           feed_type: z.number().int().default(0),
           tags: z.array(z.string()).default([]),
         })
-        .transform((item) => ({
-          gid: item.gid,
-          title: item.title,
-          url: item.url,
-          author: item.author,
-          contents: item.contents,
-          feedName: item.feedname,
-          feedLabel: item.feedlabel,
-          date: item.date,
-          isAnnouncement: item.feed_type === 1,
-          tags: item.tags,
+        .transform(({ feedname, feedlabel, feed_type, ...item }) => ({
+          ...item,
+          feedName: feedname,
+          feedLabel: feedlabel,
+          isAnnouncement: feed_type === 1,
         })),
     ),
   }),

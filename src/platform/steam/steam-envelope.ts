@@ -8,11 +8,7 @@ import type { PlatformResult } from "./steam-platform.js";
 const steamError = z.object({ errorcode: z.number(), errordesc: z.string() });
 
 const microTxnEnvelope = z.object({
-  response: z.object({
-    result: z.string(),
-    params: z.unknown().optional(),
-    error: steamError.optional(),
-  }),
+  response: z.object({ result: z.string(), params: z.unknown().optional(), error: steamError.optional() }),
 });
 
 const authEnvelope = z.object({

@@ -8,7 +8,6 @@
 
 import type { Agent } from "undici";
 import { ExchangeTimedOut, exchange } from "./http-exchange.js";
-import { parseSteamJson } from "./steam-json.js";
 import type { PlatformResult } from "./steam-platform.js";
 
 /** The subset of a pino logger the client uses. */
@@ -132,6 +131,17 @@ function classifyResponse(status: number, text: string, publisherKey: string | u
     description: redactKey(htmlToText(text), publisherKey),
     keyRejected,
   };
+}
+
+// Steam returns 64-bit ids as JSON strings (reference 1.4), but older method versions and some
+// proxies emit them as bare numbers, which JSON.parse would round past 2^53. Bare digits in the
+// known uint64 fields are quoted before parsing so every id survives as its exact decimal string.
+const UINT64_FIELDS = ["orderid", "transid", "steamid", "ownersteamid", "gid", "agreementid"];
+const BARE_UINT64 = new RegExp(`"(${UINT64_FIELDS.join("|")})"(\\s*):(\\s*)(\\d+)(?=\\s*[,}\\]])`, "g");
+
+/** JSON.parse that keeps uint64 fields as strings; throws SyntaxError like JSON.parse. */
+export function parseSteamJson(text: string): unknown {
+  return JSON.parse(text.replace(BARE_UINT64, '"$1"$2:$3"$4"'));
 }
 
 // Non-200 bodies are HTML (reference 1.6); keep a short plain-text line for logs.

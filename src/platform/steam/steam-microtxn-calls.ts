@@ -6,7 +6,7 @@ import { ORDER_STATUSES } from "../../domain/purchase-state.js";
 import { decodeMicroTxn } from "./steam-envelope.js";
 import type { SteamHttp } from "./steam-http.js";
 import { toSteamLanguage } from "./steam-language.js";
-import type { InitTxnInput, OpenedTxn, OrderRef, PlatformResult, SteamPlatform } from "./steam-platform.js";
+import type { AppCall, InitTxnInput, OpenedTxn, OrderRef, PlatformResult, SteamPlatform } from "./steam-platform.js";
 import { steamUrl } from "./steam-url.js";
 
 type MicroTxnCalls = Pick<SteamPlatform, "getUserInfo" | "initTxn" | "queryTxn" | "finalizeTxn" | "getReport">;
@@ -41,80 +41,67 @@ const orderFields = {
   time: z.string(),
   country: z.string().default(""),
   usstate: z.string().default(""),
+  // Money stays integer: cents become bigint here, never a float (reference 1.4).
   items: z
     .array(
-      z.object({
-        itemid: z.number().int(),
-        qty: z.number().int(),
-        amount: z.number().int(),
-        vat: z.number().int().default(0),
-        itemstatus: z.string().default(""),
-      }),
+      z
+        .object({
+          itemid: z.number().int(),
+          qty: z.number().int(),
+          amount: z.number().int(),
+          vat: z.number().int().default(0),
+          itemstatus: z.string().default(""),
+        })
+        .transform(({ amount, vat, itemstatus, ...item }) => ({
+          ...item,
+          amountCents: BigInt(amount),
+          vatCents: BigInt(vat),
+          itemStatus: itemstatus,
+        })),
     )
     .default([]),
 };
-
-type WireItem = { itemid: number; qty: number; amount: number; vat: number; itemstatus: string };
-
-// Money stays integer: cents become bigint here, never a float (reference 1.4).
-function toItems(items: readonly WireItem[]) {
-  return items.map((item) => ({
-    itemid: item.itemid,
-    qty: item.qty,
-    amountCents: BigInt(item.amount),
-    vatCents: BigInt(item.vat),
-    itemStatus: item.itemstatus,
-  }));
-}
-
-const txnStateParams = z.object(orderFields).transform(({ items, ...order }) => ({ ...order, items: toItems(items) }));
 
 // Reference 3.9: `{count, orders}`; `timecreated` is documented for the report (optional here so
 // one order without it does not make the whole page unreadable).
 const reportParams = z
   .object({
-    orders: z
-      .array(
-        z
-          .object({ ...orderFields, timecreated: z.string().default("") })
-          .transform(({ items, ...order }) => ({ ...order, items: toItems(items) })),
-      )
-      .default([]),
+    orders: z.array(z.object({ ...orderFields, timecreated: z.string().default("") })).default([]),
   })
   .transform((params) => params.orders);
 
 export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonly apiUrl: string }): MicroTxnCalls {
   const { http, apiUrl } = options;
 
+  /** `path` is `<Method>/v<N>` on the interface `on.sandbox` picks. */
   async function call<T>(
-    spec: { method: "GET" | "POST"; name: string; version: number; sandbox: boolean; publisherKey: string },
+    method: "GET" | "POST",
+    path: string,
+    on: AppCall,
     params: Record<string, string> | URLSearchParams,
     schema: z.ZodType<T>,
   ): Promise<PlatformResult<T>> {
-    const iface = spec.sandbox ? "ISteamMicroTxnSandbox" : "ISteamMicroTxn";
-    const path = `${iface}/${spec.name}/v${spec.version}/`;
+    const iface = on.sandbox ? "ISteamMicroTxnSandbox" : "ISteamMicroTxn";
     const form = params instanceof URLSearchParams ? params : new URLSearchParams(params);
-    const url = spec.method === "GET" ? steamUrl(apiUrl, path, Object.fromEntries(form)) : steamUrl(apiUrl, path);
+    const url = steamUrl(apiUrl, `${iface}/${path}/`, method === "GET" ? Object.fromEntries(form) : undefined);
     const answer = await http.send({
-      call: spec.name,
+      call: path.slice(0, path.indexOf("/")),
       url,
-      method: spec.method,
-      publisherKey: spec.publisherKey,
-      ...(spec.method === "POST" ? { form } : {}),
+      method,
+      publisherKey: on.publisherKey,
+      ...(method === "POST" ? { form } : {}),
     });
     return answer.kind === "ok" ? decodeMicroTxn(answer.value, schema) : answer;
   }
 
   const orderParams = (ref: OrderRef) => ({ orderid: ref.orderid, appid: String(ref.appid) });
-  const on = (input: { sandbox: boolean; publisherKey: string }) => ({
-    sandbox: input.sandbox,
-    publisherKey: input.publisherKey,
-  });
 
   return {
     getUserInfo: (input) =>
       call(
-        { method: "GET", name: "GetUserInfo", version: 2, ...on(input) },
+        "GET",
+        "GetUserInfo/v2",
+        input,
         {
           appid: String(input.appid),
           steamid: input.steamid,
@@ -123,18 +110,14 @@ export function createMicroTxnCalls(options: { readonly http: SteamHttp; readonl
         walletParams,
       ),
     initTxn: (input) =>
-      call(
-        { method: "POST", name: "InitTxn", version: 3, ...on(input) },
-        initTxnForm(input),
-        openedParams(input.webSession !== undefined),
-      ),
-    queryTxn: (input) =>
-      call({ method: "GET", name: "QueryTxn", version: 3, ...on(input) }, orderParams(input), txnStateParams),
-    finalizeTxn: (input) =>
-      call({ method: "POST", name: "FinalizeTxn", version: 2, ...on(input) }, orderParams(input), txnIdsParams),
+      call("POST", "InitTxn/v3", input, initTxnForm(input), openedParams(input.webSession !== undefined)),
+    queryTxn: (input) => call("GET", "QueryTxn/v3", input, orderParams(input), z.object(orderFields)),
+    finalizeTxn: (input) => call("POST", "FinalizeTxn/v2", input, orderParams(input), txnIdsParams),
     getReport: (input) =>
       call(
-        { method: "GET", name: "GetReport", version: 5, ...on(input) },
+        "GET",
+        "GetReport/v5",
+        input,
         { appid: String(input.appid), type: input.type, time: input.time, maxresults: String(input.maxResults) },
         reportParams,
       ),

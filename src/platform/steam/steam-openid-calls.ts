@@ -10,7 +10,7 @@ import type { OpenIdVerdict, PlatformResult, SteamPlatform } from "./steam-platf
 
 type OpenIdCalls = Pick<SteamPlatform, "openIdSignInUrl" | "verifyOpenIdAssertion">;
 
-export const OPENID_NS = "http://specs.openid.net/auth/2.0";
+const OPENID_NS = "http://specs.openid.net/auth/2.0";
 const IDENTIFIER_SELECT = "http://specs.openid.net/auth/2.0/identifier_select";
 
 /** Steam's claimed identifier (reference 11); the same against Steam and the simulator. */
@@ -94,7 +94,7 @@ function sameUrl(text: string, endpoint: string): boolean {
 }
 
 /** OpenID 2.0 section 4.1.1: `key:value` lines; the key ends at the first colon. */
-export function parseKeyValue(text: string): Record<string, string> {
+function parseKeyValue(text: string): Record<string, string> {
   return Object.fromEntries(
     text
       .split("\n")

@@ -23,9 +23,6 @@ export type PlatformRefused = {
 /** The platform did not answer usably (timeout, connection error, 5xx, 429, garbled body): UNAVAILABLE / 503. */
 export type PlatformUnavailable = { readonly kind: "unavailable"; readonly cause: string };
 
-/** Order status values of reference 3.2 (the purchase state machine reads them). */
-export type TxnStatus = OrderStatus;
-
 export type AuthenticateTicketInput = {
   readonly publisherKey: string;
   readonly appid: number;
@@ -118,11 +115,10 @@ export type TxnItemState = Pick<OrderItem, "itemid" | "qty" | "amountCents"> & {
   readonly itemStatus: string;
 };
 
-export type TxnState = {
-  readonly orderid: string;
-  readonly transid: string;
+export type TxnState = TxnIds & {
   readonly steamid: string;
-  readonly status: TxnStatus;
+  /** Reference 3.2 (the purchase state machine reads them). */
+  readonly status: OrderStatus;
   readonly currency: string;
   /** RFC 3339 UTC of the last change. */
   readonly time: string;

@@ -18,11 +18,7 @@ const options = new Command("steam-sim")
   .parse()
   .opts<{ port: number; host: string; publicUrl?: string }>();
 
-const simulator = await startSteamSimulator({
-  port: options.port,
-  host: options.host,
-  ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
-});
+const simulator = await startSteamSimulator(options);
 process.stdout.write(`steam simulator listening on ${simulator.url}\n`);
 // STEAM_STORE_URL last: src/dev/simulator-process.ts reads up to it.
 process.stdout.write(

@@ -37,14 +37,6 @@ export function forbidden(): SimAnswer {
   );
 }
 
-export function notFound(): SimAnswer {
-  return htmlAnswer(404, "Not Found", "Not Found");
-}
-
-export function methodNotAllowed(): SimAnswer {
-  return htmlAnswer(405, "Method Not Allowed", "This API must be called with a HTTP POST request");
-}
-
 /** The first required parameter that is absent or empty, as a 400 answer. */
 export function requireParams(params: URLSearchParams, names: readonly string[]): SimAnswer | undefined {
   const missing = names.find((name) => (params.get(name) ?? "") === "");

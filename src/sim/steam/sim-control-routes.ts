@@ -16,9 +16,9 @@ import {
 import { makeAssertion, returnToWith } from "./sim-openid.js";
 import { ensureApp, ensurePlayer, type Iface, mintTicketHex, type SimOrder, type SimState } from "./sim-state.js";
 import { setOrderStatus } from "./sim-txn-handlers.js";
-import { answerWebOrder, type WebAnswer } from "./sim-web-checkout.js";
+import { answerOrder, type OrderAnswer } from "./sim-web-checkout.js";
 
-export type ControlAnswer = { readonly status: number; readonly json: unknown };
+type ControlAnswer = { readonly status: number; readonly json: unknown };
 
 type ControlRoute = {
   readonly method: string;
@@ -28,6 +28,19 @@ type ControlRoute = {
 
 const ok = (json: unknown = {}): ControlAnswer => ({ status: 200, json });
 const fail = (status: number, error: string): ControlAnswer => ({ status, json: { error } });
+
+const route = (method: string, path: string, handle: ControlRoute["handle"]): ControlRoute => ({
+  method,
+  pattern: new RegExp(`^${path}$`),
+  handle,
+});
+
+/** A control call that changes the state and answers 200 `{}`. */
+const act = (method: string, path: string, change: (state: SimState, match: string[], body: unknown) => void) =>
+  route(method, path, (state, match, body) => {
+    change(state, match, body);
+    return ok();
+  });
 
 // A bad body aborts the handler; handleControl turns the tagged error into a 400.
 const BAD_BODY = Symbol("bad control body");
@@ -39,13 +52,6 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   throw Object.assign(new Error(message), { [BAD_BODY]: true });
 }
 
-// Overlay answers a player can give, and from which statuses (reference 3.1 step 4, reference 7 hooks).
-const OVERLAY: Record<string, { from: readonly string[]; to: string; declined: boolean }> = {
-  approve: { from: ["Init"], to: "Approved", declined: false },
-  decline: { from: ["Init"], to: "Failed", declined: true },
-  expire: { from: ["Init", "Approved"], to: "Failed", declined: false },
-};
-
 function withOrder(state: SimState, match: string[], then: (order: SimOrder) => ControlAnswer): ControlAnswer {
   const order = state.orders[match[1] as Iface].get(match[2] ?? "");
   return order === undefined ? fail(404, "no such order") : then(order);
@@ -54,156 +60,93 @@ function withOrder(state: SimState, match: string[], then: (order: SimOrder) => 
 const ORDER = "/orders/(live|sandbox)/(\\d+)";
 
 const ROUTES: readonly ControlRoute[] = [
-  {
-    method: "POST",
-    pattern: /^\/reset$/,
-    handle(state) {
-      state.reset();
-      return ok();
-    },
-  },
-  {
-    method: "POST",
-    pattern: /^\/publisher-keys$/,
-    handle(state, _match, body) {
-      const { key, apps } = parse(publisherKeyBody, body);
-      const owned = state.keys.get(key) ?? new Set<number>();
-      for (const entry of apps) {
-        const app = ensureApp(state, typeof entry === "number" ? entry : entry.appid);
-        if (typeof entry !== "number")
-          Object.assign(app, entry.name && { name: entry.name }, entry.appType && { appType: entry.appType });
-        owned.add(app.appid);
-      }
-      state.keys.set(key, owned);
-      return ok();
-    },
-  },
-  {
-    method: "PUT",
-    pattern: /^\/apps\/(\d+)\/store$/,
-    handle(state, match, body) {
-      ensureApp(state, Number(match[1])).store = parse(storeStatusBody, body).status;
-      return ok();
-    },
-  },
-  {
-    method: "POST",
-    pattern: /^\/apps\/(\d+)\/announcements$/,
-    handle(state, match, body) {
-      const input = parse(announcementBody, body);
-      const app = ensureApp(state, Number(match[1]));
-      const gid = String(state.nextGid++);
-      const community = input.feedname === "steam_community_announcements";
-      app.news.push({
-        gid,
-        title: input.title,
-        url: input.url ?? `https://steamstore-a.akamaihd.net/news/externalpost/${input.feedname}/${gid}`,
-        is_external_url: true,
-        author: input.author,
-        contents: input.contents,
-        feedlabel: input.feedlabel ?? (community ? "Community Announcements" : input.feedname),
-        date: input.date ?? Math.floor(Date.now() / 1000),
-        feedname: input.feedname,
-        feed_type: community ? 1 : 0,
-        appid: app.appid,
-        ...(input.tags === undefined ? {} : { tags: input.tags }),
-      });
-      return ok({ gid });
-    },
-  },
-  {
-    method: "POST",
-    pattern: /^\/players$/,
-    handle: (state, _match, body) => {
-      const player = parse(playerBody, body);
-      state.players.set(player.steamid, player);
-      return ok();
-    },
-  },
-  {
-    method: "POST",
-    pattern: /^\/tickets$/,
-    handle(state, _match, body) {
-      const input = parse(ticketBody, body);
-      ensurePlayer(state, input.steamid);
-      const ticket = mintTicketHex();
-      state.tickets.set(ticket.toLowerCase(), { ...input, ownerSteamid: input.ownerSteamid ?? input.steamid });
-      return ok({ ticket });
-    },
-  },
-  { method: "GET", pattern: new RegExp(`^${ORDER}$`), handle: (state, match) => withOrder(state, match, ok) },
-  {
-    method: "POST",
-    pattern: new RegExp(`^${ORDER}/(approve|decline|expire)$`),
-    handle: (state, match) =>
-      withOrder(state, match, (order) => {
-        const rule = OVERLAY[match[3] ?? ""];
-        // A web order is answered on its approval page, never in the overlay (reference 3.1);
-        // its finalization window passes all the same.
-        if (order.session === "web" && match[3] !== "expire")
-          return fail(409, "a web order is approved or declined at its steamurl (web/approve, web/decline)");
-        if (rule === undefined || !rule.from.includes(order.status)) return fail(409, `order is ${order.status}`);
-        setOrderStatus(order, rule.to);
-        order.declined = rule.declined;
-        return ok(order);
-      }),
-  },
-  {
-    method: "POST",
-    pattern: new RegExp(`^${ORDER}/web/(approve|decline)$`),
-    handle: (state, match) =>
-      withOrder(state, match, (order) => {
-        if (order.session !== "web") return fail(409, "not a web order: the overlay answers it (approve, decline)");
-        if (!answerWebOrder(order, match[3] as WebAnswer)) return fail(409, `order is ${order.status}`);
-        return ok(order);
-      }),
-  },
-  {
-    method: "POST",
-    pattern: /^\/openid\/assertions$/,
-    handle(state, _match, body) {
-      const input = parse(assertionBody, body);
-      ensurePlayer(state, input.steamid);
-      const fields = makeAssertion(state, input);
-      return ok({ fields, returnUrl: returnToWith(input.returnTo, Object.entries(fields)) });
-    },
-  },
-  {
-    method: "PUT",
-    pattern: new RegExp(`^${ORDER}/status$`),
-    handle: (state, match, body) =>
-      withOrder(state, match, (order) => {
-        const { status, ...later } = parse(orderStatusBody, body);
-        setOrderStatus(order, status, later);
-        return ok(order);
-      }),
-  },
-  { method: "GET", pattern: /^\/calls$/, handle: (state) => ok({ calls: state.calls }) },
-  {
-    method: "DELETE",
-    pattern: /^\/calls$/,
-    handle(state) {
-      state.calls = [];
-      return ok();
-    },
-  },
-  {
-    method: "POST",
-    pattern: /^\/faults$/,
-    handle(state, _match, body) {
-      const { times, ...fault } = parse(faultBody, body);
-      state.faults.push({ ...fault, remaining: times });
-      return ok();
-    },
-  },
-  {
-    method: "DELETE",
-    pattern: /^\/faults$/,
-    handle(state) {
-      state.faults = [];
-      return ok();
-    },
-  },
+  act("POST", "/reset", (state) => state.reset()),
+  act("POST", "/publisher-keys", (state, _match, body) => {
+    const { key, apps } = parse(publisherKeyBody, body);
+    const owned = state.keys.get(key) ?? new Set<number>();
+    for (const entry of apps) {
+      const app = ensureApp(state, typeof entry === "number" ? entry : entry.appid);
+      if (typeof entry !== "number")
+        Object.assign(app, entry.name && { name: entry.name }, entry.appType && { appType: entry.appType });
+      owned.add(app.appid);
+    }
+    state.keys.set(key, owned);
+  }),
+  act("PUT", "/apps/(\\d+)/store", (state, match, body) => {
+    ensureApp(state, Number(match[1])).store = parse(storeStatusBody, body).status;
+  }),
+  route("POST", "/apps/(\\d+)/announcements", (state, match, body) => {
+    const input = parse(announcementBody, body);
+    const app = ensureApp(state, Number(match[1]));
+    const gid = String(state.nextGid++);
+    const community = input.feedname === "steam_community_announcements";
+    app.news.push({
+      gid,
+      title: input.title,
+      url: input.url ?? `https://steamstore-a.akamaihd.net/news/externalpost/${input.feedname}/${gid}`,
+      is_external_url: true,
+      author: input.author,
+      contents: input.contents,
+      feedlabel: input.feedlabel ?? (community ? "Community Announcements" : input.feedname),
+      date: input.date ?? Math.floor(Date.now() / 1000),
+      feedname: input.feedname,
+      feed_type: community ? 1 : 0,
+      appid: app.appid,
+      ...(input.tags === undefined ? {} : { tags: input.tags }),
+    });
+    return ok({ gid });
+  }),
+  act("POST", "/players", (state, _match, body) => {
+    const player = parse(playerBody, body);
+    state.players.set(player.steamid, player);
+  }),
+  route("POST", "/tickets", (state, _match, body) => {
+    const input = parse(ticketBody, body);
+    ensurePlayer(state, input.steamid);
+    const ticket = mintTicketHex();
+    state.tickets.set(ticket.toLowerCase(), { ...input, ownerSteamid: input.ownerSteamid ?? input.steamid });
+    return ok({ ticket });
+  }),
+  route("GET", ORDER, (state, match) => withOrder(state, match, ok)),
+  route("POST", `${ORDER}/(approve|decline|expire)`, (state, match) =>
+    withOrder(state, match, (order) => {
+      // A web order is answered on its approval page, never in the overlay (reference 3.1);
+      // its finalization window passes all the same.
+      if (order.session === "web" && match[3] !== "expire")
+        return fail(409, "a web order is approved or declined at its steamurl (web/approve, web/decline)");
+      return answerOrder(order, match[3] as OrderAnswer) ? ok(order) : fail(409, `order is ${order.status}`);
+    }),
+  ),
+  route("POST", `${ORDER}/web/(approve|decline)`, (state, match) =>
+    withOrder(state, match, (order) => {
+      if (order.session !== "web") return fail(409, "not a web order: the overlay answers it (approve, decline)");
+      return answerOrder(order, match[3] as OrderAnswer) ? ok(order) : fail(409, `order is ${order.status}`);
+    }),
+  ),
+  route("POST", "/openid/assertions", (state, _match, body) => {
+    const input = parse(assertionBody, body);
+    ensurePlayer(state, input.steamid);
+    const fields = makeAssertion(state, input);
+    return ok({ fields, returnUrl: returnToWith(input.returnTo, Object.entries(fields)) });
+  }),
+  route("PUT", `${ORDER}/status`, (state, match, body) =>
+    withOrder(state, match, (order) => {
+      const { status, ...later } = parse(orderStatusBody, body);
+      setOrderStatus(order, status, later);
+      return ok(order);
+    }),
+  ),
+  route("GET", "/calls", (state) => ok({ calls: state.calls })),
+  act("DELETE", "/calls", (state) => {
+    state.calls = [];
+  }),
+  act("POST", "/faults", (state, _match, body) => {
+    const { times, ...fault } = parse(faultBody, body);
+    state.faults.push({ ...fault, remaining: times });
+  }),
+  act("DELETE", "/faults", (state) => {
+    state.faults = [];
+  }),
 ];
 
 export function handleControl(state: SimState, method: string, pathname: string, body: unknown): ControlAnswer {

@@ -9,9 +9,8 @@ const appid = z.number().int().min(0).max(0xffff_ffff);
 
 export const CONTROL_PREFIX = "/_sim";
 
-export const STORE_STATUSES = ["onSale", "free", "comingSoon", "removed"] as const;
-
-export const FAULT_CALLS = [
+/** Every Steam call the simulator answers, by the name faults and the call log use. */
+export const STEAM_CALLS = [
   "AuthenticateUserTicket",
   "GetUserInfo",
   "InitTxn",
@@ -23,25 +22,16 @@ export const FAULT_CALLS = [
   "GetNewsForApp",
   "GetNewsForAppAuthed",
   "check_authentication",
-  "*",
 ] as const;
 
-export const FAULT_KINDS = [
-  "latency",
-  "http5xx",
-  "http429",
-  "reset",
-  "timeout",
-  "rejectKey",
-  "resetAfterCommit",
-] as const;
+const FAULT_KINDS = ["latency", "http5xx", "http429", "reset", "timeout", "rejectKey", "resetAfterCommit"] as const;
 
 export const publisherKeyBody = z.object({
   key: z.string().min(1),
   apps: z.array(z.union([appid, z.object({ appid, name: z.string().optional(), appType: z.string().optional() })])),
 });
 
-export const storeStatusBody = z.object({ status: z.enum(STORE_STATUSES) });
+export const storeStatusBody = z.object({ status: z.enum(["onSale", "free", "comingSoon", "removed"]) });
 
 export const announcementBody = z.object({
   title: z.string(),
@@ -101,7 +91,7 @@ export const assertionBody = z.object({
 });
 
 export const faultBody = z.object({
-  call: z.enum(FAULT_CALLS),
+  call: z.enum([...STEAM_CALLS, "*"]),
   kind: z.enum(FAULT_KINDS),
   /** How many matching calls the fault hits; default 1. */
   times: z.number().int().min(1).default(1),

@@ -13,7 +13,7 @@ import {
   txnOk,
 } from "./sim-answer.js";
 import { checkAppScope } from "./sim-app-scope.js";
-import type { Iface, SimOrderItem, SimState } from "./sim-state.js";
+import { type Iface, nowSeconds, type SimOrderItem, type SimState } from "./sim-state.js";
 import { steamUrl } from "./sim-web-checkout.js";
 
 // Reference 3.11: live currencies and the ones whose amounts must be whole multiples.
@@ -23,15 +23,7 @@ const CURRENCIES = new Set(
   ),
 );
 const INCREMENTS: Readonly<Record<string, number>> = {
-  CLP: 100,
-  COP: 100,
-  IDR: 100,
-  INR: 100,
-  JPY: 100,
-  KZT: 100,
-  TWD: 100,
-  UAH: 100,
-  UYU: 100,
+  ...Object.fromEntries("CLP COP IDR INR JPY KZT TWD UAH UYU".split(" ").map((code) => [code, 100])),
   CRC: 500,
   KRW: 1000,
   VND: 50000,
@@ -71,7 +63,7 @@ export function initTxn(state: SimState, req: SimRequest, iface: Iface): SimAnsw
   const player = state.players.get(steamid);
   if (player === undefined) return txnFailure(9, echo);
   if (player.status === "Locked") return txnFailure(103, echo);
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  const now = nowSeconds();
   const transid = String(state.nextTransid++);
   // A player who approves at once (autoApprove) has already answered the overlay; a web order
   // waits for its approval page all the same.

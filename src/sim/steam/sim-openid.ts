@@ -4,7 +4,7 @@
 // (OpenID 2.0 section 6.1) with a secret only the simulator holds.
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { SimState } from "./sim-state.js";
+import { nowSeconds, type SimState } from "./sim-state.js";
 
 export const OPENID_NS = "http://specs.openid.net/auth/2.0";
 export const IDENTIFIER_SELECT = "http://specs.openid.net/auth/2.0/identifier_select";
@@ -34,7 +34,7 @@ export function makeAssertion(state: SimState, input: { steamid: string; returnT
     "openid.identity": claimedId(input.steamid),
     "openid.return_to": input.returnTo,
     // OpenID 2.0 section 10.1: a UTC timestamp to the second, then a unique part.
-    "openid.response_nonce": `${new Date().toISOString().replace(/\.\d{3}Z$/, "Z")}${randomBytes(9).toString("base64url")}`,
+    "openid.response_nonce": `${nowSeconds()}${randomBytes(9).toString("base64url")}`,
     "openid.assoc_handle": ASSOC_HANDLE,
     "openid.signed": SIGNED.join(","),
   };

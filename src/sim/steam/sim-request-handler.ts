@@ -1,14 +1,17 @@
 // One HTTP request to the simulator: control calls under CONTROL_PREFIX, the browser's pages
 // (sign-in, web checkout), everything else is Steam. Steam calls are logged (listCalls), then
-// subjected to any armed fault, then answered.
+// subjected to any armed fault, then answered. The pages are not partner Web API calls: they are
+// neither logged nor subject to faults, and take no publisher key.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { forbidden, htmlAnswer, methodNotAllowed, notFound, type SimAnswer } from "./sim-answer.js";
-import { answerBrowser } from "./sim-browser-routes.js";
+import { forbidden, htmlAnswer, type SimAnswer } from "./sim-answer.js";
 import { handleControl } from "./sim-control-routes.js";
 import { CONTROL_PREFIX } from "./sim-control-schemas.js";
-import type { SimFault, SimState, SteamCallName } from "./sim-state.js";
+import { OPENID_PATH } from "./sim-openid.js";
+import { signInPage, submitSignIn } from "./sim-openid-login.js";
+import type { SimState, SteamCallName } from "./sim-state.js";
 import { findSteamRoute, type SteamRoute } from "./sim-steam-routes.js";
+import { checkoutPage, checkoutTransid, submitCheckout } from "./sim-web-checkout.js";
 
 export function createRequestHandler(state: SimState): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -22,24 +25,21 @@ async function handle(state: SimState, req: IncomingMessage, res: ServerResponse
   const url = new URL(req.url ?? "/", "http://simulator");
   const body = await readBody(req);
   const method = req.method ?? "GET";
-  if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
-    const answer = handleControl(state, method, url.pathname, body === "" ? {} : parseJson(body));
-    res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify(answer.json));
-    return;
-  }
+  if (url.pathname.startsWith(`${CONTROL_PREFIX}/`))
+    return write(res, handleControl(state, method, url.pathname, body === "" ? {} : parseJson(body)));
   // POST parameters come only from a form body: a JSON body leaves them "missing" (reference 1.3).
   const isForm = (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
   const form = new URLSearchParams(method === "POST" && isForm ? body : "");
-  const page = answerBrowser(state, { method, pathname: url.pathname, query: url.searchParams, form });
+  const page = browserPage(state, method, url, form);
   if (page !== undefined) return write(res, page);
   const route = findSteamRoute(url.pathname);
-  if (route === undefined) return write(res, notFound());
+  if (route === undefined) return write(res, htmlAnswer(404, "Not Found", "Not Found"));
   const params = method === "POST" ? form : url.searchParams;
   const header = req.headers["x-webapi-key"];
   const key = (typeof header === "string" ? header : undefined) ?? params.get("key") ?? undefined;
   record(state, route, method, url.pathname, params);
-  if (method !== route.method) return write(res, methodNotAllowed());
+  if (method !== route.method)
+    return write(res, htmlAnswer(405, "Method Not Allowed", "This API must be called with a HTTP POST request"));
   const fault = takeFault(state, route.call);
   if (fault?.kind === "latency") await new Promise((resolve) => setTimeout(resolve, fault.ms));
   // `timeout` answers nothing: the client's own timeout must fire; close() drops the socket.
@@ -52,6 +52,21 @@ async function handle(state: SimState, req: IncomingMessage, res: ServerResponse
   // The state change happened, the reply is lost: FinalizeTxn-timeout recovery (reference 7).
   if (fault?.kind === "resetAfterCommit") return void req.socket.destroy();
   write(res, answer);
+}
+
+/** The page's answer, or undefined when the request is not for a page (check_authentication included). */
+function browserPage(state: SimState, method: string, url: URL, form: URLSearchParams): SimAnswer | undefined {
+  const transid = checkoutTransid(url.pathname);
+  if (transid !== undefined) {
+    if (method === "GET") return checkoutPage(state, transid, url.searchParams);
+    if (method === "POST") return submitCheckout(state, transid, form);
+    return htmlAnswer(405, "Method Not Allowed", "Method Not Allowed");
+  }
+  if (url.pathname !== OPENID_PATH) return undefined;
+  if (method === "GET") return signInPage(url.searchParams);
+  // The provider's own verification is a Steam call like the partner API's.
+  if (method === "POST" && form.get("openid.mode") !== "check_authentication") return submitSignIn(state, form);
+  return undefined;
 }
 
 function record(state: SimState, route: SteamRoute, httpMethod: string, path: string, params: URLSearchParams): void {
@@ -106,10 +121,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-// Faults injected through the control API, consumed one per matching call.
-
-/** Takes the first armed fault for this call (or for "*"), counting it down. */
-export function takeFault(state: SimState, call: SteamCallName): SimFault | undefined {
+/** Takes the first fault armed through the control API for this call (or for "*"), counting it down. */
+function takeFault(state: SimState, call: SteamCallName) {
   const fault = state.faults.find((f) => f.call === call || f.call === "*");
   if (fault === undefined) return undefined;
   fault.remaining -= 1;

@@ -2,56 +2,40 @@
 // because the sandbox is a "dummy database" (reference 3.14).
 
 import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import {
+  type announcementBody,
+  type faultBody,
+  playerBody,
+  type STEAM_CALLS,
+  type storeStatusBody,
+  type ticketBody,
+} from "./sim-control-schemas.js";
 
 export type Iface = "live" | "sandbox";
-
-/** How an app looks on the storefront (reference 5). */
-export type StoreStatus = "onSale" | "free" | "comingSoon" | "removed";
 
 export type SimApp = {
   appid: number;
   name: string;
   appType: string;
-  store: StoreStatus;
-  news: SimNewsItem[];
+  /** How the app looks on the storefront (reference 5). */
+  store: z.output<typeof storeStatusBody>["status"];
+  /** Items exactly as GetNewsForApp renders them (reference 6). */
+  news: (Omit<z.output<typeof announcementBody>, "url" | "feedlabel" | "date"> & {
+    gid: string;
+    url: string;
+    is_external_url: boolean;
+    feedlabel: string;
+    date: number;
+    feed_type: number;
+    appid: number;
+  })[];
 };
 
-/** A news item exactly as GetNewsForApp renders it (reference 6). */
-export type SimNewsItem = {
-  gid: string;
-  title: string;
-  url: string;
-  is_external_url: boolean;
-  author: string;
-  contents: string;
-  feedlabel: string;
-  date: number;
-  feedname: string;
-  feed_type: number;
-  appid: number;
-  tags?: string[];
-};
+/** `autoApprove`: the player approves every order in the overlay at once (InitTxn opens it `Approved`). */
+export type SimPlayer = z.output<typeof playerBody>;
 
-export type WalletStatus = "Active" | "Trusted" | "Locked";
-
-export type SimPlayer = {
-  steamid: string;
-  currency: string;
-  country: string;
-  state: string;
-  status: WalletStatus;
-  /** The player approves every order in the overlay at once: InitTxn opens it `Approved`. */
-  autoApprove: boolean;
-};
-
-export type SimTicket = {
-  steamid: string;
-  ownerSteamid: string;
-  appid: number;
-  identity: string;
-  vacBanned: boolean;
-  publisherBanned: boolean;
-};
+export type SimTicket = Required<z.output<typeof ticketBody>>;
 
 export type SimOrderItem = {
   itemid: number;
@@ -81,22 +65,9 @@ export type SimOrder = {
   items: SimOrderItem[];
 };
 
-export type SteamCallName =
-  | "AuthenticateUserTicket"
-  | "GetUserInfo"
-  | "InitTxn"
-  | "QueryTxn"
-  | "FinalizeTxn"
-  | "GetReport"
-  | "GetPartnerAppListForWebAPIKey"
-  | "appdetails"
-  | "GetNewsForApp"
-  | "GetNewsForAppAuthed"
-  | "check_authentication";
+export type SteamCallName = (typeof STEAM_CALLS)[number];
 
-export type FaultKind = "latency" | "http5xx" | "http429" | "reset" | "timeout" | "rejectKey" | "resetAfterCommit";
-
-export type SimFault = { call: SteamCallName | "*"; kind: FaultKind; remaining: number; ms: number; status: number };
+export type SimFault = Omit<z.output<typeof faultBody>, "times"> & { remaining: number };
 
 export type SimCall = {
   call: SteamCallName;
@@ -109,7 +80,7 @@ export type SimCall = {
   at: string;
 };
 
-export type SimData = {
+type SimData = {
   keys: Map<string, Set<number>>;
   apps: Map<number, SimApp>;
   players: Map<string, SimPlayer>;
@@ -161,16 +132,14 @@ export function createSimState(origin = "http://127.0.0.1"): SimState {
 export function ensurePlayer(state: SimState, steamid: string): SimPlayer {
   const known = state.players.get(steamid);
   if (known !== undefined) return known;
-  const player: SimPlayer = {
-    steamid,
-    currency: "USD",
-    country: "US",
-    state: "",
-    status: "Active",
-    autoApprove: false,
-  };
+  const player = playerBody.parse({ steamid });
   state.players.set(steamid, player);
   return player;
+}
+
+/** Now in RFC 3339 UTC to the second, as Steam writes times. */
+export function nowSeconds(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** A fresh ticket. Real tickets are a few hundred bytes; the length is not part of any contract. */

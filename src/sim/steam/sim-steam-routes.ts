@@ -56,7 +56,7 @@ const ROUTES = new Map<string, SteamRoute>([
   ],
   [`${STORE_PREFIX}/api/appdetails`, { call: "appdetails", method: "GET", handle: appDetails }],
   // The OpenID provider's direct verification (reference 11); its GET and the sign-in form's
-  // POST are the browser's pages (sim-browser-routes.ts).
+  // POST are the browser's pages (sim-request-handler.ts).
   [
     OPENID_PATH,
     {

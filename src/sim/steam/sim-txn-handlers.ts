@@ -3,7 +3,7 @@
 
 import { isUint64, missingParam, type SimAnswer, type SimRequest, txnFailure, txnOk } from "./sim-answer.js";
 import { checkAppScope } from "./sim-app-scope.js";
-import type { Iface, SimOrder, SimState } from "./sim-state.js";
+import { type Iface, nowSeconds, type SimOrder, type SimState } from "./sim-state.js";
 
 export function getUserInfo(state: SimState, req: SimRequest): SimAnswer {
   const scope = checkAppScope(state, req, ["appid"]);
@@ -49,7 +49,7 @@ export function setOrderStatus(
   later: { items?: readonly { itemid: number; status: string }[]; time?: string } = {},
 ): void {
   order.status = status;
-  order.time = later.time ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  order.time = later.time ?? nowSeconds();
   for (const item of order.items) {
     if (later.items === undefined) item.itemstatus = status;
     else item.itemstatus = later.items.find((named) => named.itemid === item.itemid)?.status ?? "Succeeded";

@@ -7,7 +7,7 @@ import { badRequestPage, escapeHtml, hiddenFields, htmlPage, httpUrl } from "./s
 import type { SimOrder, SimState } from "./sim-state.js";
 import { setOrderStatus } from "./sim-txn-handlers.js";
 
-export const CHECKOUT_PATH = "/checkout/approvetxn/";
+const CHECKOUT_PATH = "/checkout/approvetxn/";
 
 /** The steamurl InitTxn answers for a web order. */
 export function steamUrl(state: SimState, transid: string): string {
@@ -19,19 +19,22 @@ export function checkoutTransid(pathname: string): string | undefined {
   return /^\/checkout\/approvetxn\/(\d{1,20})\/?$/.exec(pathname)?.[1];
 }
 
-/** What the player can answer on the page, and where it leaves the order (as the overlay would). */
-export const WEB_ANSWERS = {
-  approve: { to: "Approved", declined: false },
-  decline: { to: "Failed", declined: true },
+// The answers a player can give, and from which statuses (reference 3.1 step 4, reference 7 hooks);
+// the overlay's and the web page's leave the order alike.
+const ANSWERS = {
+  approve: { from: ["Init"], to: "Approved", declined: false },
+  decline: { from: ["Init"], to: "Failed", declined: true },
+  expire: { from: ["Init", "Approved"], to: "Failed", declined: false },
 } as const;
 
-export type WebAnswer = keyof typeof WEB_ANSWERS;
+export type OrderAnswer = keyof typeof ANSWERS;
 
-/** Init -> Approved or Failed (declined); false when the order is no longer open. */
-export function answerWebOrder(order: SimOrder, answer: WebAnswer): boolean {
-  if (order.status !== "Init") return false;
-  setOrderStatus(order, WEB_ANSWERS[answer].to);
-  order.declined = WEB_ANSWERS[answer].declined;
+/** Moves the order as the answer says; false when the order is no longer open to it. */
+export function answerOrder(order: SimOrder, answer: OrderAnswer): boolean {
+  const rule = ANSWERS[answer];
+  if (!(rule.from as readonly string[]).includes(order.status)) return false;
+  setOrderStatus(order, rule.to);
+  order.declined = rule.declined;
   return true;
 }
 
@@ -78,7 +81,7 @@ export function submitCheckout(state: SimState, transid: string, form: URLSearch
   if (returnUrl === undefined) return badRequestPage("returnurl must be an absolute http(s) URL.");
   const action = form.get("action") ?? "";
   if (action !== "approve" && action !== "decline") return badRequestPage("Choose Approve or Decline.");
-  answerWebOrder(order, action);
+  answerOrder(order, action);
   return { status: 303, location: returnUrl.href };
 }
 

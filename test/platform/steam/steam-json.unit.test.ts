@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSteamJson } from "../../../src/platform/steam/steam-json.js";
+import { parseSteamJson } from "../../../src/platform/steam/steam-http.js";
 
 describe("parseSteamJson keeps uint64 fields exact", () => {
   it.each([
