@@ -13,7 +13,7 @@ import type { Db } from "./open-database.js";
 type FailedAuthenticationColumns = "callCount" | "addressGroup" | "windowStart";
 
 export interface NewAuditEvent extends Omit<AuditEvent, FailedAuthenticationColumns | "request"> {
-  /** The redacted request as JSON (server/audit-record.ts); never a secret. */
+  /** The redacted request as JSON (server/audit/describe-request.ts); never a secret. */
   request: Prisma.InputJsonValue;
 }
 
