@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "../app.js";
 import { loadConfig } from "../config.js";
+import { webFundingUri } from "../domain/web-funding.js";
 import { createLogger } from "../logger.js";
-import { createListener } from "../server/listener.js";
+import { createListener, type RequestHandler } from "../server/listener.js";
 import { loadOrCreateLocalSecrets } from "../store/local-secrets.js";
 import { migrate } from "../store/migrate.js";
 import { openDatabase } from "../store/open-database.js";
@@ -64,16 +65,21 @@ async function main(): Promise<void> {
   });
   await simControl(sim.url, "/players", { steamid: shop.steamid });
 
-  const app = createApp({ config, database, logger, secrets });
-  const listener = createListener({ handler: app.handler, connections: config.connections });
+  // Listening first, so that the funding page's origin (PUBLIC_URL, which its forms are checked
+  // against) is the address the service got, PORT=0 included, unless PUBLIC_URL says otherwise.
+  let handler: RequestHandler = (_req, res) => res.writeHead(503).end();
+  const listener = createListener({ handler: (req, res) => handler(req, res), connections: config.connections });
   const address = await listener.listen(config.port, config.host);
+  const apiUrl = `http://${address.address}:${address.port}`;
+  const appConfig = env.PUBLIC_URL ? config : { ...config, publicUrl: apiUrl };
+  const app = createApp({ config: appConfig, database, logger, secrets });
+  handler = app.handler;
   undo.push(() => app.stop());
   undo.push(() => {
     app.beginShutdown();
     return listener.close();
   });
   app.start();
-  const apiUrl = `http://${address.address}:${address.port}`;
   // The browser store page on its own origin, which the operator allows (spec 8 CORS).
   const storePage = await startStorePageServer({
     simUrl: sim.url,
@@ -89,6 +95,9 @@ async function main(): Promise<void> {
   process.stdout.write(`Studio console: ${apiUrl}/console/ (sign in with the demo studio's API key)\n`);
   process.stdout.write(`Demo studio API key (account.owner of "Demo Studio"): ${shop.studioApiKey}\n`);
   process.stdout.write(`Store page (browser client, Steam played by the simulator): ${storePage.url}\n`);
+  process.stdout.write(
+    `Funding page (sign in through the simulator's Steam): ${webFundingUri(appConfig.publicUrl, shop.campaignKey)}\n`,
+  );
   process.stdout.write(`Operator token (npm run admin): ${secrets.operatorToken}\n`);
   process.stdout.write("\nBuy credit as a player (paste into a shell):\n\n");
   process.stdout.write(`${demoCommands(apiUrl, sim.url, shop)}\n\nCtrl-C stops everything and deletes the data.\n`);

@@ -83,6 +83,8 @@ export async function seedDemo(db: Db, masterKey: Buffer): Promise<DemoShop> {
       verifyTime: new Date(),
       projectId,
       readyTime: new Date(),
+      // Its players may fund it from the web page too (docs/game-integration.md).
+      webFundingEnabled: true,
     },
   });
   const offer = (id: string, name: string, cents: bigint, creditCents: bigint) =>

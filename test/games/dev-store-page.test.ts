@@ -14,6 +14,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const STORE_PAGE_LINE = /^Store page \(browser client, Steam played by the simulator\): (\S+)$/m;
 const DEV_LINE = /^Encore Campaigns \(dev\) on (\S+);/m;
 const CONSOLE_LINE = /^Studio console: (\S+) /m;
+const FUNDING_PAGE_LINE = /^Funding page \(sign in through the simulator's Steam\): (\S+)$/m;
 const STUDIO_KEY_LINE = /^Demo studio API key \(account\.owner of "Demo Studio"\): (ek_\S+)$/m;
 const THANKS = "Thank you! Your purchase keeps the servers running.";
 // What the store page is made of (src/dev/store-page-server.ts).
@@ -55,6 +56,18 @@ describe.skipIf(!engineAvailable(CHROMIUM))("npm run dev: the console and the st
     // The demo campaign (src/dev/seed-demo.ts), owned by the account the key belongs to.
     await expect.poll(() => page.getByText("Keep Spacewar alive").count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await page.close();
+  });
+
+  it("prints the demo campaign's funding page, served on the address the service listens on", async () => {
+    await waitFor(() => STORE_PAGE_LINE.test(output) || dev.exitCode !== null, "the dev lines");
+    const fundingPage = FUNDING_PAGE_LINE.exec(output)?.[1];
+    expect(fundingPage, output).toMatch(new RegExp(`^${DEV_LINE.exec(output)?.[1]}/fund/ck_`));
+    const res = await fetch(fundingPage ?? "");
+    const html = await res.text();
+    expect(res.status, html).toBe(200);
+    // Web funding is on for the demo campaign: its offers are for sale on the page.
+    expect(html).toContain("A week of servers");
+    expect(html).toContain("A month of servers");
   });
 
   it("prints the store page's URL, where a player buys through the simulated overlay; the dev API does not serve the page", async () => {
