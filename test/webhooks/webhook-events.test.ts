@@ -128,6 +128,8 @@ describe("webhook events", () => {
     });
     const revoked = byType("campaign.revoked");
     expect(revoked?.data).toMatchObject({ name: first.campaign.name, state: "REVOKED" });
+    // The campaign as the API shows it, its funding page's link included (docs/game-integration.md).
+    expect(revoked?.data?.webFundingUri).toMatch(new RegExp(`^http://[^/]+/fund/${first.campaign.campaignKey}$`));
     expect(byType("settlement.recorded")?.data).toMatchObject({ amount: { currencyCode: "USD", units: "1" } });
     expect(byType("distributor_link.credential_invalid")?.data).toMatchObject({
       name: link,
