@@ -1,3 +1,4 @@
+import * as http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FundFixture, startFundFixture } from "./fund-fixture.js";
 
@@ -125,5 +126,36 @@ describe("the funding page", () => {
     const css = await f.browser().get("/fund/assets/fund.css");
     expect(css.status).toBe(200);
     expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
+  });
+
+  it("is served over HTTP/2 (h2c) as over HTTP/1.1, with the same headers of a payment page", async () => {
+    const shop = await f.shop({});
+    const overHttp1 = await get(shop.campaignKey);
+    const session = http2.connect(f.publicUrl);
+    try {
+      const { headers, body } = await new Promise<{ headers: http2.IncomingHttpHeaders; body: string }>(
+        (resolve, reject) => {
+          session.on("error", reject);
+          const stream = session.request({ ":path": `/fund/${encodeURIComponent(shop.campaignKey)}` });
+          let text = "";
+          let received: http2.IncomingHttpHeaders = {};
+          stream.setEncoding("utf8");
+          stream.on("response", (h) => {
+            received = h;
+          });
+          stream.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          stream.on("end", () => resolve({ headers: received, body: text }));
+          stream.on("error", reject);
+        },
+      );
+      expect(headers[":status"]).toBe(200);
+      expect(headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(headers["content-security-policy"]).toBe(overHttp1.headers.get("content-security-policy"));
+      expect(body).toBe(overHttp1.text);
+    } finally {
+      session.close();
+    }
   });
 });
