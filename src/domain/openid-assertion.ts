@@ -4,6 +4,20 @@
 // with the identifier and signature rules) is the platform client's; a nonce's first use is the
 // store's to decide.
 
+/**
+ * The fields a positive assertion must sign (OpenID 2.0 section 10.1), in the order Steam signs
+ * them after `signed` itself. Wire names of the protocol: `assoc_handle` is OpenID's association
+ * handle, not any library's field.
+ */
+export const ASSERTION_SIGNED_FIELDS = [
+  "op_endpoint",
+  "claimed_id",
+  "identity",
+  "return_to",
+  "response_nonce",
+  "assoc_handle",
+] as const;
+
 /** How old a response nonce may be (its time is the provider's clock), and how far ahead of ours. */
 export const NONCE_MAX_AGE_MS = 5 * 60_000;
 const NONCE_MAX_AHEAD_MS = 60_000;

@@ -4,6 +4,7 @@
 // parameters alone are never trusted.
 
 import { z } from "zod";
+import { ASSERTION_SIGNED_FIELDS } from "../../domain/openid-assertion.js";
 import { decodePayload } from "./steam-envelope.js";
 import type { SteamHttp } from "./steam-http.js";
 import type { OpenIdVerdict, PlatformResult, SteamPlatform } from "./steam-platform.js";
@@ -15,10 +16,6 @@ const IDENTIFIER_SELECT = "http://specs.openid.net/auth/2.0/identifier_select";
 
 /** Steam's claimed identifier (reference 11); the same against Steam and the simulator. */
 const STEAM_CLAIMED_ID = /^https:\/\/steamcommunity\.com\/openid\/id\/(\d{17})$/;
-
-// OpenID 2.0 section 10.1: a positive assertion signs at least these (Steam signs exactly them,
-// with `signed` itself).
-const MUST_BE_SIGNED = ["op_endpoint", "return_to", "response_nonce", "assoc_handle", "claimed_id", "identity"];
 
 // OpenID 2.0 section 11.4.2.2: the direct answer to check_authentication, in key-value form.
 const checkAnswer = z.object({ ns: z.literal(OPENID_NS), is_valid: z.enum(["true", "false"]) });
@@ -77,7 +74,8 @@ function localRefusal(get: (name: string) => string, endpoint: string): OpenIdVe
   if (get("claimed_id") !== get("identity") || !STEAM_CLAIMED_ID.test(get("claimed_id")))
     return invalid("claimed_id is not a Steam identifier");
   const signed = new Set(get("signed").split(","));
-  if (MUST_BE_SIGNED.some((name) => !signed.has(name)) || get("sig") === "") return invalid("required fields unsigned");
+  if (ASSERTION_SIGNED_FIELDS.some((name) => !signed.has(name)) || get("sig") === "")
+    return invalid("required fields unsigned");
   return undefined;
 }
 

@@ -4,6 +4,7 @@
 // (OpenID 2.0 section 6.1) with a secret only the simulator holds.
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { ASSERTION_SIGNED_FIELDS } from "../../domain/openid-assertion.js";
 import { nowSeconds, type SimState } from "./sim-state.js";
 
 export const OPENID_NS = "http://specs.openid.net/auth/2.0";
@@ -11,7 +12,7 @@ export const IDENTIFIER_SELECT = "http://specs.openid.net/auth/2.0/identifier_se
 export const OPENID_PATH = "/openid/login";
 
 /** The fields Steam signs, in its order. */
-const SIGNED = ["signed", "op_endpoint", "claimed_id", "identity", "return_to", "response_nonce", "assoc_handle"];
+const SIGNED = ["signed", ...ASSERTION_SIGNED_FIELDS];
 
 // Steam answers every assertion with the same handle: it keeps no association with the site.
 const ASSOC_HANDLE = "1234567890";
