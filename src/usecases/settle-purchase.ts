@@ -65,7 +65,12 @@ export type SettleResult =
       /** The campaign's public facts just after this call credited it, when the credit read them. */
       fundingAfter?: PublicCampaignFacts;
     }
-  | { kind: "unavailable"; cause: string };
+  | {
+      kind: "unavailable";
+      cause: string;
+      /** The platform rejected the publisher key the purchase was settled with. */
+      keyRejected?: true;
+    };
 
 /**
  * The one settlement shared by complete and the sweeper (DESIGN 3). The state always comes from
@@ -103,7 +108,7 @@ async function onQueryFailed(
   if (query.kind === "unavailable") return { kind: "unavailable", cause: query.cause };
   if (query.keyRejected) {
     await markKeyRejected(deps, purchase.linkId, ref.publisherKey);
-    return { kind: "unavailable", cause: "the platform rejected the studio's key" };
+    return { kind: "unavailable", cause: "the platform rejected the studio's key", keyRejected: true };
   }
   // The platform does not know the order: it never reached the platform (an InitTxn that went
   // unanswered; the sweeper comes long after any begin's InitTxn is over), so nothing can be paid

@@ -23,7 +23,8 @@ describe("a key rejected while the studio rotates it", () => {
     const res = await f.begin({ campaignKey: shop.campaignKey, offerId: shop.offerId, authTicket: player.ticket });
     expect(res.status).toBe(200);
     const owner = await ownerClient(f, shop.accountId);
-    return { shop, owner, link: `accounts/${shop.accountId}/distributorLinks/${shop.linkId}` };
+    const { purchase, orderId } = res.body as { purchase: string; orderId: string };
+    return { shop, owner, link: `accounts/${shop.accountId}/distributorLinks/${shop.linkId}`, purchase, orderId };
   }
 
   /** A sweeper whose QueryTxn (made with the link's current key) is rejected, paused after the answer. */
@@ -65,5 +66,25 @@ describe("a key rejected while the studio rotates it", () => {
     const after = await owner.getDistributorLink({ name: link });
     expect(after.state).toBe(DistributorLink_State.CREDENTIAL_INVALID);
     expect(after.etag).not.toBe(before.etag);
+  });
+
+  // The replica that began a purchase completes it from the begin's record, which holds the key
+  // the order was opened with (docs/performance.md "A complete after its begin").
+  it("credits at the first complete when the key the purchase was begun with was replaced and revoked since", async () => {
+    const { shop, owner, link, purchase, orderId } = await begunWithOwner();
+    await f.sim.control.approveOrder(orderId);
+    await owner.updateDistributorLink({
+      distributorLink: { name: link, steam: { publisherKey: await newKeyFor(shop) } },
+      updateMask: { paths: ["steam.publisher_key"] },
+    });
+    await f.sim.control.revokePublisherKey(shop.publisherKey);
+    await f.sim.control.clearCalls();
+
+    const completed = await f.complete({ campaignKey: shop.campaignKey, purchase, orderId, authorized: true });
+    expect(completed.status).toBe(200);
+    expect(completed.body).toMatchObject({ state: "STATE_CREDITED" });
+    // The old key's QueryTxn was refused, then the new key's settled it; the link keeps the new key.
+    expect((await f.sim.control.listCalls()).map((call) => call.call)).toEqual(["QueryTxn", "QueryTxn", "FinalizeTxn"]);
+    expect((await owner.getDistributorLink({ name: link })).state).toBe(DistributorLink_State.ACTIVE);
   });
 });

@@ -10,6 +10,7 @@ import {
   orderStatusBody,
   playerBody,
   publisherKeyBody,
+  revokedKeyBody,
   storeStatusBody,
   ticketBody,
 } from "./sim-control-schemas.js";
@@ -71,6 +72,10 @@ const ROUTES: readonly ControlRoute[] = [
       owned.add(app.appid);
     }
     state.keys.set(key, owned);
+  }),
+  // The studio revoked the key at Steam: every call made with it is refused from now on.
+  act("POST", "/publisher-keys/revoke", (state, _match, body) => {
+    state.keys.delete(parse(revokedKeyBody, body).key);
   }),
   act("PUT", "/apps/(\\d+)/store", (state, match, body) => {
     ensureApp(state, Number(match[1])).store = parse(storeStatusBody, body).status;

@@ -31,6 +31,8 @@ export const publisherKeyBody = z.object({
   apps: z.array(z.union([appid, z.object({ appid, name: z.string().optional(), appType: z.string().optional() })])),
 });
 
+export const revokedKeyBody = z.object({ key: z.string().min(1) });
+
 export const storeStatusBody = z.object({ status: z.enum(["onSale", "free", "comingSoon", "removed"]) });
 
 export const announcementBody = z.object({

@@ -45,6 +45,8 @@ export function createSteamSimControl(baseUrl: string) {
     /** Registers a publisher key owning these apps (created on first mention, on sale). */
     addPublisherKey: (key: string, apps: z.input<typeof publisherKeyBody>["apps"]) =>
       done(call("POST", "/publisher-keys", { key, apps })),
+    /** The studio revokes the key: every Web API call made with it is refused (403) from now on. */
+    revokePublisherKey: (key: string) => done(call("POST", "/publisher-keys/revoke", { key })),
     setStoreStatus: (appid: number, status: z.input<typeof storeStatusBody>["status"]) =>
       done(call("PUT", `/apps/${appid}/store`, { status })),
     addAnnouncement: (appid: number, item: z.input<typeof announcementBody>) =>

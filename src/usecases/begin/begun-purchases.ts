@@ -7,9 +7,10 @@ import type { PurchaseRecord } from "../../store/purchases.js";
  * settles without reading the purchase first (docs/performance.md "A complete after its begin").
  * Settling never trusts the state it starts from: the platform is asked first and every write is
  * conditional on the purchase's state in the database, so a purchase another replica or the
- * sweeper moved on meanwhile is answered as it is. Each record is taken once: a complete that
- * fails (the platform unavailable, a publisher key replaced since the begin) is retried from the
- * database. Bounded in number and age; one forgotten only costs its complete a read.
+ * sweeper moved on meanwhile is answered as it is. Each record is taken once: a retried complete
+ * reads the purchase from the database, and one whose publisher key the platform rejected (the
+ * studio replaced it since the begin) reads it and settles again at once (complete-purchase.ts).
+ * Bounded in number and age; one forgotten only costs its complete a read.
  */
 export interface BegunPurchases {
   remember(purchase: PurchaseRecord): void;

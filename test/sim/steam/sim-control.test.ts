@@ -67,11 +67,24 @@ describe("a player who approves at once (autoApprove)", () => {
   });
 });
 
+describe("a revoked publisher key", () => {
+  it("is refused (403) from then on, and another key owning the app still works", async () => {
+    const other = "SIMKEY-00000000000000000000000000000002";
+    await sim.control.addPublisherKey(other, [APPID]);
+    const list = (key: string) => http.get("/ISteamApps/GetPartnerAppListForWebAPIKey/v2/", { key });
+    expect((await list(KEY)).status).toBe(200);
+    await sim.control.revokePublisherKey(KEY);
+    expect((await list(KEY)).status).toBe(403);
+    expect((await list(other)).status).toBe(200);
+  });
+});
+
 describe("requests the control API refuses", () => {
   it.each([
     ["a malformed player", "POST", "/players", { steamid: "not-a-number" }, 400],
     ["an unknown fault kind", "POST", "/faults", { call: "InitTxn", kind: "meteor" }, 400],
     ["an unknown store status", "PUT", "/apps/480/store", { status: "sold-out" }, 400],
+    ["a revoke without a key", "POST", "/publisher-keys/revoke", {}, 400],
     ["an unknown path", "GET", "/nothing-here", undefined, 404],
     ["a wrong verb", "GET", "/faults", undefined, 405],
   ])("%s", async (_case, method, path, body, status) => {

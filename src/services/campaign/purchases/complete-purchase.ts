@@ -24,7 +24,8 @@ import { toPurchaseState } from "./purchase-state-mapper.js";
  */
 export function createCompletePurchase(deps: ServiceDeps, begun: BegunPurchases) {
   return async (request: CompletePurchaseRequest): Promise<CompletePurchaseResponse> => {
-    const purchase = begun.take(request.purchase) ?? (await findPurchase(deps.db, request.purchase));
+    const remembered = begun.take(request.purchase);
+    const purchase = remembered ?? (await findPurchase(deps.db, request.purchase));
     // The handle is only known together with its campaign and its order (spec 4.4: 404). A web
     // purchase is not the game's to complete (it never began it): its player's return settles
     // it, so the game is answered as for a purchase it does not know.
@@ -36,7 +37,17 @@ export function createCompletePurchase(deps: ServiceDeps, begun: BegunPurchases)
     ) {
       throw notFound("No such purchase for this campaign.");
     }
-    const settled = await settlePurchase(deps, purchase, { authorized: request.authorized });
+    const options = { authorized: request.authorized };
+    let settled = await settlePurchase(deps, purchase, options);
+    // The begin's record holds the publisher key the order was opened with; the studio may have
+    // replaced it since, and the platform revoked the old one (docs/performance.md "A complete
+    // after its begin"): settled again as the database has the purchase, with the link's key now.
+    if (remembered && settled.kind === "unavailable" && settled.keyRejected) {
+      const current = await findPurchase(deps.db, request.purchase);
+      if (current && !Buffer.from(current.publisherKeyEncrypted).equals(remembered.publisherKeyEncrypted)) {
+        settled = await settlePurchase(deps, current, options);
+      }
+    }
     if (settled.kind === "unavailable") {
       throw unavailable(PLATFORM_UNAVAILABLE, { cause: settled.cause });
     }
