@@ -38,7 +38,7 @@ export function addPaymentCommands(program: Command, environment: CliEnvironment
  * The secret the service uses (app.ts): PAYMENT_WEBHOOK_SECRET, else derived from the master
  * key, which is ENCORE_MASTER_KEY or the one kept beside the embedded database (DESIGN 4).
  */
-export function resolveWebhookSecret(env: NodeJS.ProcessEnv): string {
+function resolveWebhookSecret(env: NodeJS.ProcessEnv): string {
   if (env.PAYMENT_WEBHOOK_SECRET) return env.PAYMENT_WEBHOOK_SECRET;
   const masterKey = env.ENCORE_MASTER_KEY ?? localSecret(env, "masterKey").value;
   if (!masterKey) {

@@ -103,7 +103,7 @@ function problem(text: string): Html {
 }
 
 /** What a web purchase came to, in words (spec 3.1's states, and ABANDONED). */
-export const RESULT_WORDS: Record<PurchaseState | "ABANDONED", { title: string; text: string }> = {
+const RESULT_WORDS: Record<PurchaseState | "ABANDONED", { title: string; text: string }> = {
   CREDITED: { title: "Thank you!", text: "Your purchase is credited: it keeps the servers running." },
   AUTHORIZED: {
     title: "Approved",

@@ -12,7 +12,7 @@ import { formToken } from "./web-session.js";
 
 export type { FundAdmission, FundLimits, FundOptions } from "./fund-context.js";
 
-export const FUND_PATH = "/fund/";
+const FUND_PATH = "/fund/";
 
 /** Answers a request under /fund/ (true), or leaves it to the rest of the service (false). */
 export type FundRoutes = (req: Req, res: Res, clientAddress: string) => boolean;

@@ -7,7 +7,7 @@ import { hashToken } from "../core/credentials.js";
 // served over TLS; the database keeps only its SHA-256. Forms carry a token derived from it, so
 // a page of another site, which cannot read the cookie, cannot make a form that passes.
 
-export const SESSION_COOKIE = "fund_session";
+const SESSION_COOKIE = "fund_session";
 /** How long a session lasts after it was created or signed in. */
 const WEB_SESSION_TTL_MS = 60 * 60_000;
 
